@@ -1,0 +1,142 @@
+"""Euchre rule options and the three presets of the record spec.
+
+Every option has a name, a default (the common North American answer) and can
+be overridden one by one from a record's ``rules`` object.
+
+>>> r = Rules.from_record({"preset": "pagat", "target": 11})
+>>> r.preset, r.stick_the_dealer, r.defend_alone, r.target
+('pagat', False, True, 11)
+>>> Rules.from_record({"preset": "nope"})
+Traceback (most recent call last):
+...
+pipeline.games.euchre.rules.RulesError: unknown preset 'nope' (known: cards4net, pagat, french)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+AloneLead = Literal["left_of_dealer", "left_of_alone"]
+
+
+class RulesError(ValueError):
+    """A ``rules`` object names an unknown preset or option, or a bad value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one Euchre variant (defaults: Cards4.net)."""
+
+    preset: str = "cards4net"
+    #: 24 (9 to A), 32 (7 to A) or 25 (24 and the joker, the highest trump).
+    deck: int = 24
+    #: Four passes in round two are not allowed: the dealer must name a suit.
+    stick_the_dealer: bool = True
+    #: A hand where a seat holds 4+ nines and tens is thrown in before bidding.
+    farmers_hand: bool = False
+    #: Going alone is allowed at all (the maker's partner then sits out).
+    allow_alone: bool = True
+    #: A defender may declare alone against the makers.
+    defend_alone: bool = False
+    #: Who leads the first trick when someone is alone; "left_of_dealer" means
+    #: the first active seat left of the dealer.  Both alone: the lone defender.
+    alone_lead: AloneLead = "left_of_dealer"
+    #: The dealer picks the upcard up even when the partner goes alone.
+    dealer_picks_up_when_partner_alone: bool = True
+    #: The dealer may discard the upcard itself right after picking it up.
+    dealer_may_discard_upcard: bool = True
+    points_make: int = 1
+    points_march: int = 2
+    points_alone_make: int = 1
+    points_alone_march: int = 4
+    points_euchre: int = 2
+    points_alone_euchre: int = 2
+    points_defender_alone_euchre: int = 2
+    points_defender_alone_march: int = 4
+    target: int = 10
+
+    @classmethod
+    def from_record(cls, rules: object) -> Rules:
+        """The rules a record's ``rules`` object asks for (None: the default preset)."""
+        if rules is None:
+            return PRESETS["cards4net"]
+        if not isinstance(rules, dict):
+            raise RulesError(f"rules must be an object, not {type(rules).__name__}")
+        name = rules.get("preset", "cards4net")
+        preset = PRESETS.get(name) if isinstance(name, str) else None
+        if preset is None:
+            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        overrides = {k: v for k, v in rules.items() if k != "preset"}
+        return preset.with_options(overrides)
+
+    def with_options(self, overrides: dict[str, Any]) -> Rules:
+        known = {f.name: f for f in fields(self)}
+        for key, value in overrides.items():
+            field = known.get(key)
+            if field is None or key == "preset":
+                raise RulesError(f"unknown rule option {key!r}")
+            _check_option(key, value, getattr(self, key))
+        return replace(self, **overrides)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def kitty_size(self) -> int:
+        return self.deck - 21
+
+
+def _check_option(key: str, value: object, default: object) -> None:
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise RulesError(f"rule option {key!r} must be true or false, not {value!r}")
+    elif isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RulesError(f"rule option {key!r} must be a whole number, not {value!r}")
+        if key == "deck" and value not in (24, 25, 32):
+            raise RulesError(f"rule option 'deck' must be 24, 25 or 32, not {value!r}")
+        if key == "target" and value < 1:
+            raise RulesError("rule option 'target' must be at least 1")
+    elif key == "alone_lead" and value not in ("left_of_dealer", "left_of_alone"):
+        raise RulesError(f"rule option 'alone_lead' must be left_of_dealer or left_of_alone, not {value!r}")
+
+
+_CARDS4NET = Rules()
+PRESETS: dict[str, Rules] = {
+    "cards4net": _CARDS4NET,
+    "pagat": replace(
+        _CARDS4NET, preset="pagat", stick_the_dealer=False, defend_alone=True, alone_lead="left_of_alone"
+    ),
+    "french": replace(
+        _CARDS4NET,
+        preset="french",
+        stick_the_dealer=False,
+        defend_alone=True,
+        alone_lead="left_of_alone",
+        points_alone_euchre=4,
+    ),
+}
+
+
+def hand_points(rules: Rules, maker_tricks: int, maker_alone: bool, defender_alone: bool) -> tuple[int, int]:
+    """Points for (makers, defenders) after a played hand of five tricks.
+
+    >>> hand_points(PRESETS["cards4net"], 5, True, False)
+    (4, 0)
+    >>> hand_points(PRESETS["french"], 2, True, False)
+    (0, 4)
+    >>> hand_points(PRESETS["pagat"], 0, True, True)   # the lone defender marches
+    (0, 4)
+    """
+    if not 0 <= maker_tricks <= 5:
+        raise ValueError(f"a hand has five tricks, not {maker_tricks} for the makers")
+    if maker_tricks == 5:
+        return (rules.points_alone_march if maker_alone else rules.points_march), 0
+    if maker_tricks >= 3:
+        return (rules.points_alone_make if maker_alone else rules.points_make), 0
+    euchre = rules.points_alone_euchre if maker_alone else rules.points_euchre
+    if defender_alone:
+        lone = rules.points_defender_alone_march if maker_tricks == 0 else rules.points_defender_alone_euchre
+        euchre = max(euchre, lone)
+    return 0, euchre

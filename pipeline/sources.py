@@ -1,0 +1,109 @@
+"""Reading inputs: files (plain, ``.gz``, ``.zst``) or stdin, line by line.
+
+Every input becomes a stream of :class:`SourceItem`: a game record (a euchre/1
+object, whatever format it was read from) or a line that could not become one,
+with the violations found on the way.  Nothing is dropped: each non-empty line
+of a JSON Lines file yields exactly one item.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from pipeline.violations import TricklogError, Violation
+
+STDIN = "-"
+
+
+@dataclass(slots=True)
+class SourceItem:
+    """One game read from an input, or one line that could not become a game."""
+
+    file: str
+    line: int | None
+    #: The text as read, kept for lines that could not become a record.
+    raw: bytes | None
+    #: The game as a euchre/1 object (None when the line could not become one).
+    record: dict[str, Any] | None
+    #: Problems found while reading or converting (malformed_json, unsupported, ...).
+    violations: list[Violation] = field(default_factory=list)
+
+
+def open_binary(path: str) -> IO[bytes]:
+    """Open an input for reading bytes, decompressing by its extension.
+
+    Raises TricklogError (a one-line message) when the file cannot be opened.
+    """
+    if path == STDIN:
+        return sys.stdin.buffer
+    p = Path(path)
+    if p.is_dir():
+        raise TricklogError(f"{path}: is a directory (give the files inside it)")
+    try:
+        raw = p.open("rb")
+    except OSError as e:
+        raise TricklogError(f"{path}: cannot open: {e.strerror or e}") from e
+    if path.endswith(".gz"):
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if path.endswith(".zst"):
+        import zstandard
+
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(reader)  # type: ignore[arg-type]
+    return raw
+
+
+def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
+    """The non-empty lines of an input with their 1-based numbers, streaming.
+
+    A decompression failure half way is an I/O error (TricklogError).
+    """
+    stream = open_binary(path)
+    try:
+        for number, line in enumerate(stream, start=1):
+            if line.strip():
+                yield number, line.rstrip(b"\r\n")
+    except (OSError, EOFError, ValueError) as e:
+        raise TricklogError(f"{path}: cannot read: {e}") from e
+    except Exception as e:
+        if type(e).__name__ == "ZstdError":
+            raise TricklogError(f"{path}: cannot read: {e}") from e
+        raise
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def parse_line(file: str, number: int, line: bytes) -> SourceItem:
+    """A JSON Lines line as a record, or as a malformed_json item keeping the raw text."""
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError as e:
+        reason = "not valid UTF-8" if "utf-8" in str(e).lower() else f"not valid JSON ({e})"
+        return _malformed(file, number, line, f"line {number} is {reason}")
+    if not isinstance(value, dict):
+        kind = {list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+        return _malformed(file, number, line, f"line {number} is {kind}, not a JSON object")
+    return SourceItem(file, number, None, value)
+
+
+def _malformed(file: str, number: int, line: bytes, message: str) -> SourceItem:
+    violation = Violation("malformed_json", message, file=file, line=number)
+    return SourceItem(file, number, line, None, [violation])
+
+
+def read_jsonl(path: str) -> Iterator[SourceItem]:
+    """A euchre/1 (or any JSON Lines) input, one item per non-empty line."""
+    for number, line in iter_lines(path):
+        yield parse_line(path, number, line)
+
+
+Reader = Callable[[str], Iterator[SourceItem]]
