@@ -1,0 +1,132 @@
+"""The ``tricklog`` command: a thin layer over the library.
+
+Each command parses its options, calls the library and maps errors to exit
+codes: 0 clean, 1 violations found, 2 usage or I/O error (one line on stderr,
+no traceback).  Heavy libraries (polars, duckdb, matplotlib) are imported
+inside the commands that need them, to keep start-up fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import orjson
+import typer
+
+from pipeline.violations import TricklogError
+
+app = typer.Typer(
+    name="tricklog",
+    help="Replay, audit, load and report on recorded card games (Euchre).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_ERROR = 0, 1, 2
+SHOWN_VIOLATIONS = 20
+
+FromOption = Annotated[
+    str, typer.Option("--from", help="Input format: auto, euchre, egn or openspiel.", metavar="FORMAT")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout.")]
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"tricklog: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.buffer.write(orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.flush()
+
+
+@app.command()
+def validate(
+    paths: Annotated[
+        list[str], typer.Argument(help="Input files (.jsonl, .jsonl.gz, .jsonl.zst) or - for stdin.")
+    ],
+    from_: FromOption = "auto",
+    violations: Annotated[
+        Path | None, typer.Option("--violations", help="Write every violation to this JSON Lines file.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay every game against its rules and report each violation."""
+    from pipeline.console import ValidateView
+
+    view = ValidateView(violations_path=violations, quiet=as_json)
+    try:
+        with view:
+            summary = _validate(paths, from_, view)
+    except TricklogError as e:
+        fail(str(e))
+    if as_json:
+        print_json(summary.to_json())
+    else:
+        view.print_summary(summary)
+    raise typer.Exit(EXIT_VIOLATIONS if summary.violations else EXIT_CLEAN)
+
+
+def _validate(paths: list[str], fmt: str, view: Any) -> Any:
+    from pipeline.validate import INPUT_FORMATS, validate
+
+    if fmt not in INPUT_FORMATS:
+        raise TricklogError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
+    return validate(paths, fmt, on_game=view.on_game)
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")],
+    seed: Annotated[int, typer.Option(help="Random seed: same seed, same file.")] = 0,
+    preset: Annotated[str, typer.Option(help="cards4net, pagat, french or mixed.")] = "cards4net",
+    output: Annotated[Path, typer.Option("-o", "--output", help="The JSON Lines file to write.")] = Path(
+        "simulated.jsonl"
+    ),
+    corrupt: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of games given one known fault (0-1).")
+    ] = 0.0,
+) -> None:
+    """Write games played by heuristic bots (and optionally corrupted ones)."""
+    from pipeline.games.euchre.simulate import write_simulation
+
+    try:
+        result = write_simulation(output, games, seed=seed, preset=preset, corrupt_rate=corrupt)
+    except (TricklogError, ValueError) as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror or e}")
+    typer.echo(f"wrote {result.games} games to {output}", err=True)
+    if corrupt:
+        typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
+
+
+@app.command()
+def demo(
+    workdir: Annotated[Path, typer.Option("--dir", help="Work folder for the demo's files.")] = Path(
+        "tricklog-demo"
+    ),
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to simulate.")] = 3000,
+) -> None:
+    """Simulate games, validate them and summarise: tricklog in one command."""
+    from pipeline.demo import run_demo
+
+    try:
+        run_demo(workdir, games)
+    except TricklogError as e:
+        fail(str(e))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("tricklog: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(EXIT_CLEAN)

@@ -1,0 +1,177 @@
+"""Validating inputs: read every game, replay it, collect what is wrong.
+
+This is the library behind ``tricklog validate`` (and the first half of
+``tricklog load``).  Reading is streaming: one game in memory at a time, and
+only the ids seen so far are kept, to catch a repeated ``game_id``.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> (folder / "bad.jsonl").write_text('{"format": "euchre/1"\\n[1, 2]\\n')
+31
+>>> summary = validate([str(folder / "bad.jsonl")])
+>>> summary.games, summary.violations, dict(summary.by_code)
+(0, 2, {'malformed_json': 2})
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline.games import Replay, engine_for
+from pipeline.sources import STDIN, Reader, SourceItem, open_binary, read_jsonl
+from pipeline.violations import TricklogError, Violation
+
+InputFormat = Literal["auto", "euchre", "egn", "openspiel"]
+INPUT_FORMATS: tuple[str, ...] = ("auto", "euchre", "egn", "openspiel")
+
+
+@dataclass(slots=True)
+class CheckedGame:
+    """One input item after replay: the game (if it was one) and all its violations."""
+
+    item: SourceItem
+    replay: Replay | None
+    violations: list[Violation]
+    #: The game's id was seen earlier in this run.
+    duplicate: bool = False
+
+    @property
+    def record(self) -> dict[str, Any] | None:
+        return self.item.record
+
+
+@dataclass(slots=True)
+class ValidationSummary:
+    files: int = 0
+    games: int = 0
+    hands: int = 0
+    games_with_violations: int = 0
+    violations: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+
+    def count(self, game: CheckedGame) -> None:
+        if game.replay is not None:
+            self.games += 1
+            self.hands += len(game.replay.hands)
+        if game.violations:
+            self.games_with_violations += game.replay is not None
+            self.violations += len(game.violations)
+            self.by_code.update(v.code for v in game.violations)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "games": self.games,
+            "hands": self.hands,
+            "games_with_violations": self.games_with_violations,
+            "violations": self.violations,
+            "by_code": dict(sorted(self.by_code.items())),
+        }
+
+
+def reader_for(path: str, fmt: str = "auto") -> Reader:
+    """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its first bytes."""
+    if fmt == "auto":
+        fmt = sniff_format(path)
+    if fmt == "euchre":
+        return read_jsonl
+    if fmt == "egn":
+        from pipeline.importers.egn import read_egn
+
+        return read_egn
+    if fmt == "openspiel":
+        from pipeline.importers.openspiel import read_openspiel
+
+        return read_openspiel
+    raise TricklogError(f"unknown input format {fmt!r} (known: {', '.join(INPUT_FORMATS)})")
+
+
+def sniff_format(path: str) -> str:
+    """Guess an input's format from its name and first bytes (euchre/1 when unsure)."""
+    lower = path.lower()
+    if lower.endswith((".egn", ".emn")):
+        return "egn"
+    head = _head(path)
+    try:
+        from pipeline.importers.egn import looks_like_egn
+
+        if looks_like_egn(head):
+            return "egn"
+    except ImportError:
+        pass
+    try:
+        from pipeline.importers.openspiel import looks_like_openspiel
+
+        if looks_like_openspiel(head):
+            return "openspiel"
+    except ImportError:
+        pass
+    return "euchre"
+
+
+def _head(path: str, size: int = 4096) -> bytes:
+    if path == STDIN:
+        stream = sys.stdin.buffer
+        peek = getattr(stream, "peek", None)
+        return peek(size)[:size] if peek else b""
+    with open_binary(path) as stream:
+        try:
+            return stream.read(size)
+        except (OSError, EOFError, ValueError) as e:
+            raise TricklogError(f"{path}: cannot read: {e}") from e
+
+
+def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
+    """Every item of every input, in order.  Fails early on a missing file."""
+    for path in paths:
+        if path != STDIN:
+            open_binary(path).close()
+    for path in paths:
+        yield from reader_for(path, fmt)(path)
+
+
+def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
+    """Replay each item's game; report repeated ids (the repeat is still replayed)."""
+    seen: set[str] = set()
+    for item in items:
+        violations = [v.at(file=item.file, line=item.line) for v in item.violations]
+        if item.record is None:
+            yield CheckedGame(item, None, violations)
+            continue
+        replay = engine_for(item.record).replay(item.record)
+        game_id = replay.game_id
+        duplicate = game_id is not None and game_id in seen
+        if duplicate:
+            violations.append(
+                Violation(
+                    "duplicate_game",
+                    f"game_id {game_id!r} was already seen earlier in the input",
+                    game_id,
+                    None,
+                    "game_id",
+                    item.file,
+                    item.line,
+                )
+            )
+        elif game_id is not None:
+            seen.add(game_id)
+        violations.extend(v.at(file=item.file, line=item.line) for v in replay.violations)
+        yield CheckedGame(item, replay, violations, duplicate)
+
+
+def validate(
+    paths: Sequence[str],
+    fmt: str = "auto",
+    on_game: Callable[[CheckedGame], None] | None = None,
+) -> ValidationSummary:
+    """Validate inputs; ``on_game`` sees each checked game as it goes (for output, progress)."""
+    summary = ValidationSummary(files=len(paths))
+    for game in check_games(read_inputs(paths, fmt)):
+        summary.count(game)
+        if on_game is not None:
+            on_game(game)
+    return summary
