@@ -7,7 +7,7 @@ only the ids seen so far are kept, to catch a repeated ``game_id``.
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> (folder / "bad.jsonl").write_text('{"format": "euchre/1"\\n[1, 2]\\n')
-31
+29
 >>> summary = validate([str(folder / "bad.jsonl")])
 >>> summary.games, summary.violations, dict(summary.by_code)
 (0, 2, {'malformed_json': 2})

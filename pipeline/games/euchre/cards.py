@@ -149,8 +149,7 @@ EFFECTIVE: tuple[tuple[int, ...], ...] = tuple(
     tuple(effective_suit(c, t) for c in range(NUM_CARDS)) for t in range(4)
 )
 SUIT_MASK: tuple[tuple[int, ...], ...] = tuple(
-    tuple(mask_of(c for c in range(NUM_CARDS) if EFFECTIVE[t][c] == s) for s in range(4))
-    for t in range(4)
+    tuple(mask_of(c for c in range(NUM_CARDS) if EFFECTIVE[t][c] == s) for s in range(4)) for t in range(4)
 )
 POWER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(power(c, t, led) for c in range(NUM_CARDS)) for led in range(4)) for t in range(4)

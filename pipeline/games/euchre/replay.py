@@ -16,9 +16,9 @@ caught.
 >>> [v.code for v in game.violations]
 ['renege']
 >>> game.violations[0].message
-'hand 0, trick 1: seat 1 played QS on a diamond lead while holding 9D'
+'hand 0, trick 1: seat 1 played QS on a diamond (trump) lead while holding 9D'
 >>> game.hands[0].maker, game.hands[0].maker_tricks, game.hands[0].points
-(0, 3, (1, 0))
+(0, 5, (2, 0))
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ class _Context:
         self.violations: list[Violation] = []
 
     def add(self, code: str, hand: int | None, path: str, message: str, rule: str | None = None) -> None:
-        where = f"hand {hand}: " if hand is not None else ""
+        where = "" if hand is None else f"hand {hand}, " if message.startswith("trick ") else f"hand {hand}: "
         self.violations.append(Violation(code, where + message, self.game_id, hand, path, rule=rule))
 
 
@@ -834,7 +834,7 @@ def _check_follow(state: _Hand, t: int, path: str, seat: int, card: int, led: in
     if not could:
         return
     held = min(cards_in(could), key=lambda c: rank_of(c))
-    suit = "trump" if led == trump else f"{SUIT_NAMES[led]}"
+    suit = SUIT_NAMES[led] + (" (trump)" if led == trump else "")
     state.add(
         "renege",
         path,
@@ -879,6 +879,6 @@ _DOCTEST_GAME = """{"format":"euchre/1","game_id":"doc","players":["a","b","c","
 ["KD","QD","QC","JC","TS"],["TD","AH","KH","QH","JH"]],"upcard":"9H","kitty":["TH","JS","KS"],
 "bids":[{"seat":0,"call":"pass"},{"seat":1,"call":"pass"},{"seat":2,"call":"pass"},{"seat":3,"call":"pass"},
 {"seat":0,"call":"D"}],
-"tricks":[[[0,"AS"],[1,"9S"],[2,"TS"],[3,"JH"]],[[0,"AD"],[1,"QS"],[2,"KD"],[3,"TD"]],
-[[0,"JD"],[1,"9D"],[2,"QD"],[3,"AH"]],[[0,"AC"],[1,"9C"],[2,"QC"],[3,"KH"]],
+"tricks":[[[0,"AS"],[1,"9S"],[2,"TS"],[3,"KH"]],[[0,"AD"],[1,"QS"],[2,"KD"],[3,"TD"]],
+[[0,"JD"],[1,"9D"],[2,"QD"],[3,"JH"]],[[0,"AC"],[1,"9C"],[2,"QC"],[3,"AH"]],
 [[0,"KC"],[1,"TC"],[2,"JC"],[3,"QH"]]]}]}"""
