@@ -1,0 +1,1 @@
+"""tricklog schemas: the warehouse DDL (warehouse.sql) and the pandera models of its tables."""
