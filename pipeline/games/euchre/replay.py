@@ -456,7 +456,7 @@ def _check_farmers_throw_in(state: _Hand, hand: dict[str, Any], farmer: int | No
 
 
 def _read_bids(state: _Hand, hand: dict[str, Any]) -> list[tuple[int, Bid]]:
-    """The well-formed bids, with their index; a malformed bid is a schema violation."""
+    """The bids with their index; an unreadable one is a schema violation and an unknown call."""
     bids = hand.get("bids")
     if not isinstance(bids, list):
         state.add("schema", ".bids", "bids is missing or not a list")
@@ -467,6 +467,7 @@ def _read_bids(state: _Hand, hand: dict[str, Any]) -> list[tuple[int, Bid]]:
             state.add(
                 "schema", f".bids[{j}]", f"a bid is {{'seat': 0-3, 'call': pass|order|C|D|H|S}}, not {b!r}"
             )
+            out.append((j, Bid(UNKNOWN, "?", False)))
             continue
         alone = b.get("alone", False)
         if not isinstance(alone, bool):
@@ -484,18 +485,19 @@ def _bidding_phase(state: _Hand, hand: dict[str, Any]) -> bool:
     rules = state.rules
     dealer = result.dealer
     upcard_suit = suit_of(result.upcard) if result.upcard not in (UNKNOWN, JOKER) else None
-    turn = (dealer + 1) % 4
     passes = 0
     for j, bid in _read_bids(state, hand):
         path = f".bids[{j}]"
         if result.maker is not None or passes == 8:
             state.add("bid_turn", path, f"seat {bid.seat} called {bid.call!r} after the bidding had ended")
             continue
+        turn = (dealer + 1 + passes) % 4
+        if bid.seat == UNKNOWN:  # unreadable: counted as a call, so the turns stay in step
+            passes += 1
+            continue
         if bid.seat != turn:
             state.add("bid_turn", path, f"seat {bid.seat} called out of turn: it was seat {turn}'s turn")
-        round_ = 1 if passes < 4 else 2
-        _check_call(state, path, bid, round_, upcard_suit)
-        turn = (bid.seat + 1) % 4
+        _check_call(state, path, bid, 1 if passes < 4 else 2, upcard_suit)
         if bid.call == "pass":
             passes += 1
             continue
@@ -734,7 +736,6 @@ def _play_trick(
     trump = result.trump
     assert trump is not None
     result.leaders.append(trick[0][0] if trick else leader)
-    expected = leader
     cards: list[int] = []
     seats: list[int] = []
     led: int | None = None
@@ -749,6 +750,7 @@ def _play_trick(
         if seat in seats:
             state.add("play_turn", path, f"trick {t}: seat {seat} played a second card")
             continue
+        expected = _next_to_play(leader, seats, active)
         if seat != expected:
             if not seats:
                 why = "won the previous trick" if t else "leads first under these rules"
@@ -759,7 +761,8 @@ def _play_trick(
                     path,
                     f"trick {t}: seat {seat} played out of turn; it was seat {expected}'s turn",
                 )
-        expected = _next_active(seat, active)
+        if not seats:
+            leader = seat
         if card is None:
             return None, len(seats)
         recorded.append((seat, card))
@@ -778,12 +781,13 @@ def _play_trick(
     return seats[best], len(cards)
 
 
-def _next_active(seat: int, active: tuple[int, ...]) -> int:
-    for step in range(1, 4):
-        nxt = (seat + step) % 4
-        if nxt in active:
-            return nxt
-    return seat
+def _next_to_play(leader: int, played: list[int], active: tuple[int, ...]) -> int:
+    """The first active seat, clockwise from the leader, that has not played yet."""
+    for step in range(4):
+        seat = (leader + step) % 4
+        if seat in active and seat not in played:
+            return seat
+    return leader
 
 
 def _take_card(state: _Hand, t: int, path: str, seat: int, card: int) -> None:

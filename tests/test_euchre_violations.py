@@ -1,0 +1,366 @@
+"""Every violation code of the spec, raised by a minimal record, with its path and message."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from euchre_fixtures import ALL_PASSED_HAND, ALONE_HAND, CALLED_HAND, ORDERED_HAND, game, rotation_game
+
+from pipeline.games.euchre.replay import replay_game
+from pipeline.sources import SourceItem, parse_line
+from pipeline.validate import check_games
+from pipeline.violations import CODES
+
+Record = dict[str, Any]
+
+
+def codes(record: Record) -> list[str]:
+    return [v.code for v in replay_game(record).violations]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        game(CALLED_HAND),
+        game(ORDERED_HAND),
+        game(ALONE_HAND),
+        game(ALL_PASSED_HAND, rules={"preset": "pagat"}),
+        rotation_game(4),
+        rotation_game(3, ORDERED_HAND),
+    ],
+    ids=["called", "ordered", "alone", "all_passed", "rotation", "ordered-rotation"],
+)
+def test_legal_fixtures_are_clean(record: Record) -> None:
+    assert codes(record) == []
+
+
+def hand_with(base: Record, change: Callable[[Record], None]) -> Record:
+    hand = copy.deepcopy(base)
+    change(hand)
+    return hand
+
+
+def changed(record: Record, change: Callable[[Record], None]) -> Record:
+    change(record)
+    return record
+
+
+def set_trick(t: int, plays: list[list[Any]]) -> Callable[[Record], None]:
+    def change(hand: Record) -> None:
+        hand["tricks"][t] = plays
+
+    return change
+
+
+CASES: list[tuple[str, Record, str, str]] = [
+    # (code, record, path, a phrase of the message)
+    ("schema", {**game(CALLED_HAND), "players": ["ana", "ben"]}, "players", "4 names"),
+    (
+        "schema",
+        game(hand_with(CALLED_HAND, lambda h: h["bids"].__setitem__(0, {"seat": 9, "call": "pass"}))),
+        "hands[0].bids[0]",
+        "a bid is",
+    ),
+    (
+        "bad_card",
+        game(hand_with(CALLED_HAND, lambda h: h["deal"][2].__setitem__(4, "ZZ"))),
+        "hands[0].deal[2][4]",
+        "'ZZ' is not a card",
+    ),
+    (
+        "bad_card",
+        game(hand_with(CALLED_HAND, lambda h: h.__setitem__("upcard", "7H"))),
+        "hands[0].upcard",
+        "not a card of the 24-card deck",
+    ),
+    (
+        "deck",
+        game(hand_with(CALLED_HAND, lambda h: h["kitty"].__setitem__(0, "AS"))),
+        "hands[0].kitty[0]",
+        "AS is dealt twice",
+    ),
+    (
+        "deck",
+        game(hand_with(CALLED_HAND, lambda h: h["deal"][1].pop())),
+        "hands[0].deal",
+        "5 cards to each of 4 seats",
+    ),
+    (
+        "dealer_rotation",
+        game(CALLED_HAND, CALLED_HAND),
+        "hands[1].dealer",
+        "it was seat 0's",
+    ),
+    (
+        "bid_turn",
+        game(hand_with(CALLED_HAND, lambda h: h["bids"].__setitem__(1, {"seat": 2, "call": "pass"}))),
+        "hands[0].bids[1]",
+        "seat 2 called out of turn: it was seat 1's turn",
+    ),
+    (
+        "bid_turn",
+        game(hand_with(CALLED_HAND, lambda h: h["bids"].append({"seat": 1, "call": "pass"}))),
+        "hands[0].bids[5]",
+        "after the bidding had ended",
+    ),
+    (
+        "bid_illegal",
+        game(hand_with(CALLED_HAND, lambda h: h["bids"][1].__setitem__("alone", True))),
+        "hands[0].bids[1]",
+        "seat 1 passed and declared alone",
+    ),
+    (
+        "bid_illegal",
+        game(hand_with(ALL_PASSED_HAND, lambda h: None)),  # cards4net: stick the dealer
+        "hands[0].thrown_in",
+        "stick the dealer",
+    ),
+    (
+        "bid_illegal",
+        game(hand_with(CALLED_HAND, lambda h: h.__setitem__("defender_alone", 1))),
+        "hands[0].defender_alone",
+        "do not allow",
+    ),
+    (
+        "discard",
+        game(hand_with(ORDERED_HAND, lambda h: h.pop("discard"))),
+        "hands[0].discard",
+        "no discard is recorded",
+    ),
+    (
+        "discard",
+        game(hand_with(ORDERED_HAND, lambda h: h.__setitem__("discard", "AS"))),
+        "hands[0].discard",
+        "discarded AS, a card not held",
+    ),
+    (
+        "discard",
+        game(hand_with(CALLED_HAND, lambda h: h.__setitem__("discard", "9H"))),
+        "hands[0].discard",
+        "did not pick the upcard up",
+    ),
+    (
+        "lead",
+        game(hand_with(CALLED_HAND, set_trick(0, [[1, "9S"], [2, "TS"], [3, "KH"], [0, "AS"]]))),
+        "hands[0].tricks[0][0]",
+        "seat 1 led; seat 0 leads first",
+    ),
+    (
+        "play_turn",
+        game(hand_with(CALLED_HAND, set_trick(0, [[0, "AS"], [1, "9S"], [3, "KH"], [2, "TS"]]))),
+        "hands[0].tricks[0][2]",
+        "seat 3 played out of turn; it was seat 2's turn",
+    ),
+    (
+        "not_held",
+        game(hand_with(CALLED_HAND, set_trick(0, [[0, "AS"], [1, "KS"], [2, "TS"], [3, "KH"]]))),
+        "hands[0].tricks[0][1]",
+        "played KS, which lay in the kitty",
+    ),
+    (
+        "renege",
+        game(
+            hand_with(
+                CALLED_HAND,
+                lambda h: (
+                    set_trick(1, [[0, "AD"], [1, "QS"], [2, "KD"], [3, "TD"]])(h),
+                    set_trick(2, [[0, "JD"], [1, "9D"], [2, "QD"], [3, "JH"]])(h),
+                ),
+            )
+        ),
+        "hands[0].tricks[1][1]",
+        "hand 0, trick 1: seat 1 played QS on a diamond (trump) lead while holding 9D",
+    ),
+    (
+        "sitting_out",
+        game(hand_with(ALONE_HAND, lambda h: h["tricks"][0].insert(2, [2, "TS"]))),
+        "hands[0].tricks[0][2]",
+        "seat 2 played, but sits out",
+    ),
+    (
+        "trick_winner",
+        game(hand_with(CALLED_HAND, lambda h: h["claimed"]["trick_winners"].__setitem__(3, 1))),
+        "hands[0].claimed.trick_winners[3]",
+        "the log says seat 1 won it, the replay gives seat 0",
+    ),
+    (
+        "points",
+        changed(game(CALLED_HAND), lambda g: g["hands"][0]["claimed"].__setitem__("points", [1, 0])),
+        "hands[0].claimed.points",
+        "the replay gives 2-0",
+    ),
+    (
+        "score",
+        {**game(CALLED_HAND), "final_score": [3, 0]},
+        "final_score",
+        "the replay gives 2-0",
+    ),
+    (
+        "game_over",
+        rotation_game(4, rules={"preset": "cards4net", "target": 4}),
+        "hands[3]",
+        "after the game ended at 4-2 in hand 2",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "record", "path", "phrase"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
+def test_violation_code_path_and_message(code: str, record: Record, path: str, phrase: str) -> None:
+    violations = replay_game(record).violations
+    assert [v.code for v in violations] == [code], [v.message for v in violations]
+    (v,) = violations
+    assert v.path == path
+    assert phrase in v.message
+    assert v.game_id == record["game_id"]
+    if path.startswith("hands["):
+        assert v.hand == int(path[6 : path.index("]")])
+
+
+def test_naming_the_turned_down_suit() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    hand["bids"][4]["call"] = "H"  # the upcard was the 9H
+    first = replay_game(game(hand)).violations[0]
+    assert (first.code, first.path, first.rule) == ("bid_illegal", "hands[0].bids[4]", "turned_down_suit")
+    assert "named hearts, the suit turned down in round one" in first.message
+
+
+def test_running_score_claim_is_reported_once_per_departure() -> None:
+    record = rotation_game(4)
+    record["hands"][1]["claimed"]["score"] = [2, 3]  # one point too many from here on
+    for h in record["hands"][2:]:
+        h["claimed"]["score"][1] += 1
+    violations = replay_game(record).violations
+    assert [(v.code, v.path) for v in violations] == [("score", "hands[1].claimed.score")]
+
+
+def test_malformed_json_and_duplicate_game_are_reported_by_the_reader() -> None:
+    bad = parse_line("f.jsonl", 7, b'{"format": "euchre/1", "game_id": ')
+    assert bad.record is None and bad.raw is not None
+    assert [(v.code, v.line) for v in bad.violations] == [("malformed_json", 7)]
+    assert "line 7" in bad.violations[0].message
+    record = game(CALLED_HAND)
+    items = [SourceItem("f.jsonl", 1, None, record), SourceItem("f.jsonl", 2, None, copy.deepcopy(record))]
+    checked = list(check_games(items))
+    assert [v.code for v in checked[0].violations] == []
+    (dup,) = checked[1].violations
+    assert (dup.code, dup.line, dup.game_id) == ("duplicate_game", 2, "t-1")
+    assert checked[1].replay is not None  # the repeat is still replayed
+
+
+def test_every_spec_code_is_covered_here() -> None:
+    covered = {c[0] for c in CASES} | {"malformed_json", "duplicate_game"}
+    assert covered >= set(CODES) - {"unsupported"}
+
+
+def test_lone_maker_lead_rules() -> None:
+    # cards4net: the first active seat left of the dealer leads, even when alone.
+    assert codes(game(ALONE_HAND)) == []
+    # pagat: left of the loner; seat 0 alone -> seat 1 leads.
+    pagat = game(ALONE_HAND, rules={"preset": "pagat"})
+    lead = replay_game(pagat).violations
+    assert [(v.code, v.path) for v in lead] == [("lead", "hands[0].tricks[0][0]")]
+    assert "seat 0 led; seat 1 leads first" in lead[0].message
+
+
+def test_both_alone_the_lone_defender_leads() -> None:
+    hand = copy.deepcopy(ALONE_HAND)
+    hand["defender_alone"] = 1  # seat 3 sits out now too
+    hand["tricks"] = [
+        [[1, "9S"], [0, "AS"]],
+        [[0, "AD"], [1, "9D"]],
+        [[0, "JD"], [1, "QS"]],
+        [[0, "AC"], [1, "9C"]],
+        [[0, "KC"], [1, "TC"]],
+    ]
+    hand["claimed"] = {"trick_winners": [0, 0, 0, 0, 0], "points": [4, 0]}
+    replay = replay_game(game(hand, rules={"preset": "pagat"}))
+    assert replay.violations == []
+    assert replay.hands[0].leaders[0] == 1
+    assert replay.hands[0].points == (4, 0)
+
+
+def test_deal_absent_still_catches_renege_and_double_play() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    del hand["deal"], hand["kitty"]
+    assert codes(game(hand)) == []
+    # Seat 1 discards QS on the diamond lead, then plays 9D later: a renege by inference.
+    hand["tricks"][1] = [[0, "AD"], [1, "QS"], [2, "KD"], [3, "TD"]]
+    hand["tricks"][2] = [[0, "JD"], [1, "9D"], [2, "QD"], [3, "JH"]]
+    (v,) = replay_game(game(hand)).violations
+    assert (v.code, v.path) == ("renege", "hands[0].tricks[1][1]")
+    # A card played by two seats cannot have been held by both.
+    hand = copy.deepcopy(CALLED_HAND)
+    del hand["deal"]
+    hand["tricks"][4] = [[0, "KC"], [1, "TC"], [2, "JC"], [3, "AS"]]
+    held = [v for v in replay_game(game(hand)).violations if v.code == "not_held"]
+    assert [v.path for v in held] == ["hands[0].tricks[4][3]"]
+    assert "already played by seat 0 in trick 0" in held[0].message
+
+
+def test_partly_unknown_deal() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    hand["deal"][1] = ["??"] * 5
+    assert codes(game(hand)) == []
+    hand["tricks"][0] = [[0, "AS"], [1, "KD"], [2, "TS"], [3, "KH"]]  # KD was dealt to seat 2
+    assert "not_held" in codes(game(hand))
+
+
+def test_abandoned_hand_is_incomplete_but_valid() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    hand["tricks"] = hand["tricks"][:3]
+    hand.pop("claimed")
+    replay = replay_game(game(hand))
+    assert replay.violations == []
+    assert not replay.hands[0].complete and replay.hands[0].valid
+    assert replay.hands[0].points == (0, 0)
+
+
+def seed_hand(seat1: list[str], play: str) -> Record:
+    """Hearts trump (seat 0 orders JH up); seat 0 leads AD; seat 1 answers with ``play``."""
+    others = {"AD", "KS", "QS", "JS", "TS", "KD", "QD", "TD", "AC", "KC", "AH", "KH", "QH", "TH", "9H", "JH"}
+    kitty = sorted(set(SEED_DECK) - others - set(seat1))[:3]
+    return {
+        "dealer": 3,
+        "deal": [
+            ["AD", "KS", "QS", "JS", "TS"],
+            seat1,
+            ["KD", "QD", "TD", "AC", "KC"],
+            ["AH", "KH", "QH", "TH", "9H"],
+        ],
+        "upcard": "JH",
+        "kitty": kitty,
+        "bids": [{"seat": 0, "call": "order"}],
+        "discard": "9H",
+        "tricks": [[[0, "AD"], [1, play], [2, "KD"], [3, "TH"]]],
+    }
+
+
+SEED_DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
+
+
+def test_seed_example_left_bower_belongs_to_trump() -> None:
+    # Hearts trump, holding JD and 9D: a diamond lead must be followed with the 9D.
+    assert codes(game(seed_hand(["JD", "9D", "9C", "TC", "9S"], "9D"))) == []
+    renege = replay_game(game(seed_hand(["JD", "9D", "9C", "TC", "9S"], "JD"))).violations
+    assert [v.code for v in renege] == ["renege"]
+    assert "played JD on a diamond lead while holding 9D" in renege[0].message
+    # JD as the only diamond-printed card: no diamond is held, any card is legal.
+    assert codes(game(seed_hand(["JD", "QC", "9C", "TC", "9S"], "9C"))) == []
+    as_trump = replay_game(game(seed_hand(["JD", "QC", "9C", "TC", "9S"], "JD")))
+    assert as_trump.violations == []
+    # ... and JD counts as trump: the left bower beats the ten of hearts.
+    assert as_trump.hands[0].winners == [1]
+
+
+def test_seed_example_at_the_rules_level() -> None:
+    from pipeline.games.euchre.cards import DIAMONDS, HEARTS, legal_plays, mask_of
+
+    assert legal_plays(mask_of("JD 9D 9C TC 9S"), HEARTS, DIAMONDS) == mask_of("9D")
+    hand = mask_of("JD QC 9C TC 9S")
+    assert legal_plays(hand, HEARTS, DIAMONDS) == hand
+    assert legal_plays(hand, HEARTS, HEARTS) == mask_of("JD")
