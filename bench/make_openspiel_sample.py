@@ -15,8 +15,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pyspiel
-
 GAMES = ("euchre()", "euchre(allow_lone_defender=True,stick_the_dealer=False)")
 
 
@@ -33,6 +31,8 @@ def random_hand(game: Any, rng: random.Random) -> Any:
 
 def sample_lines(hands: int, seed: int) -> list[str]:
     """The JSON Lines of ``hands`` random deals, alternating the two game strings."""
+    import pyspiel  # the test extra, needed only here
+
     rng = random.Random(seed)
     games = [pyspiel.load_game(g) for g in GAMES]
     lines = []

@@ -370,9 +370,9 @@ def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[
         if not isinstance(action, int) or isinstance(action, bool) or action not in _ACCEPTS[decoder.phase]:
             expected = _EXPECTED[decoder.phase]
             phase = decoder.phase.name.lower().replace("_", " ")
-            return problem(
-                k, f"action {action!r} at history[{k}] is not {expected} ({phase} phase)", "openspiel_action"
-            )
+            shown = action if isinstance(action, str) else repr(action)
+            message = f"action {shown} at history[{k}] is not {expected} ({phase} phase)"
+            return problem(k, message, "openspiel_action")
         decoder.apply(action)
     if decoder.phase in (Phase.DEALER, Phase.DEAL):
         dealt = len(decoder.dealt) + (decoder.phase is Phase.DEAL)
@@ -520,7 +520,7 @@ def _serialized_item(path: str, lines: list[tuple[int, bytes]]) -> SourceItem:
         elif section == "[Game]" and game is None:
             game = text
         elif section == "[State]":
-            history.append(int(text) if re.fullmatch(r"-?\d+", text) else f"line {number}: {text}")
+            history.append(int(text) if re.fullmatch(r"-?\d+", text) else f"{text!r} on line {number}")
     if game is None:
         violation = Violation(
             "schema",
