@@ -1,0 +1,191 @@
+"""Running the report SQL files against a warehouse.
+
+Each report is one SQL file in the ``tricklog_reports`` package (the
+``reports/`` folder): a ``-- name:`` line, a one-line doc, then CTEs ending in
+``select * from final``.  Two files define table macros the others build on:
+``scoped_games`` (the games in scope) and ``counted_hands`` (the hands the
+statistics count).  Values are bound as parameters (``$sources``, ``$players``),
+never formatted into the text.
+
+Result tables follow a naming habit that lets the intervals be added here, in
+one place: a pair ``x_k`` / ``x_n`` becomes a rate (``x_rate``, ``x_lo``,
+``x_hi``, Wilson), a triple ``x_mean`` / ``x_sd`` / ``x_count`` gets a normal
+interval (``x_lo``, ``x_hi``).
+
+>>> parse_header("-- name: demo\\n-- Counts the demo.\\nselect 1 as x")
+('demo', 'Counts the demo.')
+>>> sorted(parameters_of("select * from counted_hands($sources, $players) where $sources"))
+['players', 'sources']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.report.stats import from_moments, rate
+from pipeline.violations import TricklogError
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+#: The files that define the macros every report uses, in the order to run them.
+MACROS = ("scoped_games", "counted_hands")
+
+#: The reports, in the order the page shows them.
+REPORTS = (
+    "dataset",
+    "audit_violations_by_code",
+    "audit_violations_by_file",
+    "audit_violations_by_player",
+    "audit_quarantine",
+    "euchre_overview",
+    "euchre_by_maker_position",
+    "euchre_by_round",
+    "euchre_by_trumps_held",
+    "euchre_stuck_dealer",
+    "euchre_by_trump",
+    "euchre_by_preset",
+    "euchre_alone",
+    "euchre_lone_outcomes",
+    "euchre_dealer_advantage",
+    "euchre_dealer_points",
+    "euchre_first_dealer",
+    "euchre_per_player",
+)
+
+_PARAM = re.compile(r"\$([a-z_][a-z0-9_]*)")
+
+
+class ReportError(TricklogError):
+    """A report cannot be run: no warehouse, a missing table, a failing query."""
+
+
+@dataclass(frozen=True, slots=True)
+class SqlFile:
+    """One report definition as read from its file."""
+
+    name: str
+    doc: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One report's result, with its intervals added."""
+
+    name: str
+    doc: str
+    frame: pl.DataFrame
+
+    def rows(self) -> list[dict[str, Any]]:
+        return self.frame.to_dicts()
+
+    def one(self) -> dict[str, Any]:
+        """The single row of a one-row report."""
+        rows = self.frame.to_dicts()
+        if len(rows) != 1:
+            raise ReportError(f"report {self.name} gave {len(rows)} rows, expected 1")
+        return rows[0]
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """The ``-- name:`` and the one-line doc at the top of a SQL file."""
+    lines = text.lstrip().splitlines()
+    if len(lines) < 2 or not lines[0].startswith("-- name:") or not lines[1].startswith("--"):
+        raise ReportError("a report file starts with '-- name: NAME' and a one-line '-- doc'")
+    return lines[0].removeprefix("-- name:").strip(), lines[1].removeprefix("--").strip()
+
+
+def parameters_of(sql: str) -> set[str]:
+    """The named parameters (``$name``) a query uses."""
+    return set(_PARAM.findall(sql))
+
+
+def sql_file(name: str) -> SqlFile:
+    """Read ``reports/<name>.sql`` from the installed ``tricklog_reports`` package."""
+    resource = files("tricklog_reports").joinpath(f"{name}.sql")
+    try:
+        text = resource.read_text(encoding="utf-8")
+    except FileNotFoundError as e:
+        raise ReportError(f"no report definition {name}.sql in tricklog_reports") from e
+    declared, doc = parse_header(text)
+    if declared != name:
+        raise ReportError(f"{name}.sql declares '-- name: {declared}'")
+    return SqlFile(name, doc, text)
+
+
+def connect(db: Path) -> duckdb.DuckDBPyConnection:
+    """Open a warehouse read-only, with the report macros installed."""
+    import duckdb
+
+    if not db.is_file():
+        raise ReportError(f"{db}: no such warehouse (run 'tricklog load' first)")
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+    except duckdb.Error as e:
+        raise ReportError(f"{db}: cannot open the warehouse: {e}") from e
+    install_macros(con)
+    return con
+
+
+def install_macros(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the temporary macros ``scoped_games`` and ``counted_hands`` on a connection."""
+    for name in MACROS:
+        con.execute(sql_file(name).text)
+
+
+def run_report(
+    con: duckdb.DuckDBPyConnection, name: str, sources: Sequence[str] = (), players: Sequence[str] = ()
+) -> Table:
+    """Run one report file with the filters bound, and add its intervals."""
+    import duckdb
+
+    sql = sql_file(name)
+    values: dict[str, Any] = {"sources": list(sources), "players": list(players)}
+    params = {k: v for k, v in values.items() if k in parameters_of(sql.text)}
+    try:
+        frame = con.sql(sql.text, params=params).pl()
+    except duckdb.Error as e:
+        raise ReportError(f"report {name} failed: {e}") from e
+    return Table(name, sql.doc, add_intervals(frame))
+
+
+def run_reports(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> dict[str, Table]:
+    """Every report of :data:`REPORTS` on the warehouse ``db``."""
+    con = connect(db)
+    try:
+        return {name: run_report(con, name, sources, players) for name in REPORTS}
+    finally:
+        con.close()
+
+
+def add_intervals(frame: pl.DataFrame) -> pl.DataFrame:
+    """Add rate and mean intervals after the ``x_k``/``x_n`` and ``x_mean``/``x_sd``/``x_count`` columns."""
+    import polars as pl
+
+    columns = set(frame.columns)
+    for stem in [c[:-2] for c in frame.columns if c.endswith("_k") and f"{c[:-2]}_n" in columns]:
+        rates = [rate(k, n) for k, n in zip(frame[f"{stem}_k"], frame[f"{stem}_n"], strict=True)]
+        frame = frame.with_columns(
+            pl.Series(f"{stem}_rate", [r.value for r in rates], dtype=pl.Float64),
+            pl.Series(f"{stem}_lo", [r.ci95[0] for r in rates], dtype=pl.Float64),
+            pl.Series(f"{stem}_hi", [r.ci95[1] for r in rates], dtype=pl.Float64),
+        )
+    for stem in [c[:-5] for c in frame.columns if c.endswith("_mean") and f"{c[:-5]}_count" in columns]:
+        means = [
+            from_moments(n, m, s)
+            for n, m, s in zip(
+                frame[f"{stem}_count"], frame[f"{stem}_mean"], frame[f"{stem}_sd"], strict=True
+            )
+        ]
+        frame = frame.with_columns(
+            pl.Series(f"{stem}_lo", [m.ci95[0] for m in means], dtype=pl.Float64),
+            pl.Series(f"{stem}_hi", [m.ci95[1] for m in means], dtype=pl.Float64),
+        )
+    return frame

@@ -1,0 +1,13 @@
+-- name: audit_quarantine
+-- Input lines kept out of the warehouse (not a game, or a repeated game_id), by file and code.
+with quarantined as (
+    select * from quarantine
+),
+
+final as (
+    select file, code, count(*) as lines, min(line) as first_line, any_value(message) as example
+    from quarantined
+    group by file, code
+)
+
+select * from final order by lines desc, file, code

@@ -1,0 +1,45 @@
+-- name: counted_hands
+-- Macro: the hands the statistics count (complete, valid, played) with the columns every study needs.
+--
+-- Usage: select * from counted_hands([]::varchar[], []::varchar[]).
+-- A hand counts when five tricks were played (complete and not thrown in) and no
+-- violation names it (valid).  Abandoned, thrown-in and faulty hands are left out.
+create or replace temp macro counted_hands(source_filter, player_filter) as table
+with games_in_scope as (
+    select game_id, file, source, preset, rules, players
+    from scoped_games(source_filter, player_filter)
+),
+
+played as (
+    select h.*
+    from hands as h
+    where h.complete
+      and h.valid
+      and h.thrown_in is null
+      and h.maker_seat is not null
+      and not exists (
+          select 1 from violations as v where v.game_id = h.game_id and v.hand = h.hand_no
+      )
+),
+
+final as (
+    select
+        p.*,
+        g.file,
+        g.source,
+        g.preset,
+        g.rules,
+        g.players,
+        p.dealer % 2 as dealer_team,
+        ['dealer', 'left', 'partner', 'right'][(p.maker_seat - p.dealer + 4) % 4 + 1] as maker_position,
+        p.maker_tricks < 3 as euchred,
+        p.maker_tricks = 5 as march,
+        if(p.maker_team = 0, p.team0_points, p.team1_points) as maker_points,
+        if(p.maker_team = 0, p.team1_points, p.team0_points) as defender_points,
+        if(p.dealer % 2 = 0, p.team0_points, p.team1_points) as dealer_team_points,
+        if(p.dealer % 2 = 0, p.team1_points, p.team0_points) as other_team_points
+    from played as p
+    join games_in_scope as g using (game_id)
+)
+
+select * from final

@@ -1,0 +1,25 @@
+-- name: euchre_dealer_advantage
+-- Points per counted hand for the dealer's team and the other team, and the dealer's edge (their difference).
+with counted as (
+    select * from counted_hands($sources, $players)
+),
+
+edges as (
+    select dealer_team_points, other_team_points, dealer_team_points - other_team_points as edge
+    from counted
+),
+
+final as (
+    select
+        count(*) as hands,
+        avg(dealer_team_points) as dealer_team_points_per_hand,
+        avg(other_team_points) as other_team_points_per_hand,
+        avg(edge) as edge_mean,
+        stddev_samp(edge) as edge_sd,
+        count(*) as edge_count,
+        count(*) filter (where edge > 0) as dealer_team_scored,
+        count(*) filter (where edge < 0) as other_team_scored
+    from edges
+)
+
+select * from final

@@ -1,0 +1,21 @@
+-- name: euchre_overview
+-- Games and hands counted, and how often the makers were euchred (took fewer than 3 tricks).
+with counted as (
+    select * from counted_hands($sources, $players)
+),
+
+games_counted as (
+    select g.* from scoped_games($sources, $players) as g semi join counted as c using (game_id)
+),
+
+final as (
+    select
+        (select count(*) from games_counted) as games,
+        (select count(*) from games_counted where complete) as complete_games,
+        count(*) as hands,
+        count(*) filter (where euchred) as euchred_k,
+        count(*) as euchred_n
+    from counted
+)
+
+select * from final
