@@ -659,9 +659,11 @@ def _located_elsewhere(state: _Hand, card: int, seat: int) -> bool:
 def _first_leader(rules: Rules, result: HandResult, out: tuple[int, ...]) -> int:
     maker_lone = result.maker if result.alone else None
     defender_lone = result.defender_alone
-    if maker_lone is not None and defender_lone is not None:
-        return defender_lone
     lone = maker_lone if maker_lone is not None else defender_lone
+    if maker_lone is not None and defender_lone is not None:
+        if rules.both_alone_lead == "lone_defender":
+            return defender_lone
+        lone = None
     start = result.dealer + 1 if lone is None or rules.alone_lead == "left_of_dealer" else lone + 1
     for step in range(4):
         seat = (start + step) % 4

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 AloneLead = Literal["left_of_dealer", "left_of_alone"]
+BothAloneLead = Literal["lone_defender", "left_of_dealer"]
 
 
 class RulesError(ValueError):
@@ -42,6 +43,8 @@ class Rules:
     #: Who leads the first trick when someone is alone; "left_of_dealer" means
     #: the first active seat left of the dealer.  Both alone: the lone defender.
     alone_lead: AloneLead = "left_of_dealer"
+    #: Who leads when a maker and a defender both go alone (OpenSpiel: left_of_dealer).
+    both_alone_lead: BothAloneLead = "lone_defender"
     #: The dealer picks the upcard up even when the partner goes alone.
     dealer_picks_up_when_partner_alone: bool = True
     #: The dealer may discard the upcard itself right after picking it up.
@@ -98,8 +101,14 @@ def _check_option(key: str, value: object, default: object) -> None:
             raise RulesError(f"rule option 'deck' must be 24, 25 or 32, not {value!r}")
         if key == "target" and value < 1:
             raise RulesError("rule option 'target' must be at least 1")
-    elif key == "alone_lead" and value not in ("left_of_dealer", "left_of_alone"):
-        raise RulesError(f"rule option 'alone_lead' must be left_of_dealer or left_of_alone, not {value!r}")
+    elif key in _CHOICES and value not in _CHOICES[key]:
+        raise RulesError(f"rule option {key!r} must be {' or '.join(_CHOICES[key])}, not {value!r}")
+
+
+_CHOICES = {
+    "alone_lead": ("left_of_dealer", "left_of_alone"),
+    "both_alone_lead": ("lone_defender", "left_of_dealer"),
+}
 
 
 _CARDS4NET = Rules()
