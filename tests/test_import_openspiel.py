@@ -137,44 +137,22 @@ def test_serialized_states_replay_clean(tmp_path: Path, pyspiel: Any, default_st
         assert_agrees(state, item.record, replay)
 
 
-def test_lone_defenders_replay_clean_but_for_the_both_alone_lead(
-    tmp_path: Path, lone_states: list[Any]
-) -> None:
-    """With lone defenders, only hands where both went alone and the maker leads
-    are flagged: the importer says ``unsupported``, the replay ``lead``."""
+def test_lone_defenders_replay_clean(tmp_path: Path, lone_states: list[Any]) -> None:
+    """With lone defenders allowed, every hand replays clean, including those where
+    maker and defender both go alone and the first active seat left of the dealer leads."""
     path = write_jsonl(tmp_path / "lone.jsonl", lone_states)
-    flagged = 0
+    both_alone_maker_leads = 0
     for item, state in zip(read_openspiel(str(path)), lone_states, strict=True):
         assert item.record is not None
         replay = replay_game(item.record)
-        both_alone_maker_leads = (
+        assert item.violations == [] and replay.violations == []
+        assert_agrees(state, item.record, replay)
+        both_alone_maker_leads += (
             state.declarer_go_alone()
             and state.lone_defender() >= 0
             and state.tricks()[0].leader() == state.declarer()
         )
-        if both_alone_maker_leads:
-            flagged += 1
-            assert [v.rule for v in item.violations] == ["openspiel_both_alone_lead"]
-            assert [(v.code, v.path) for v in replay.violations] == [("lead", "hands[0].tricks[0][0]")]
-        else:
-            assert item.violations == [] and replay.violations == []
-            assert_agrees(state, item.record, replay)
-    assert flagged > 0
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="replay_game has no option for OpenSpiel's lead when maker and defender both go alone "
-    "(the first active seat left of the dealer); it always lets the lone defender lead",
-)
-def test_both_alone_first_active_left_of_dealer_leads(lone_states: list[Any]) -> None:
-    state = next(
-        s
-        for s in lone_states
-        if s.declarer_go_alone() and s.lone_defender() >= 0 and s.tricks()[0].leader() == s.declarer()
-    )
-    _, found, _ = convert(LONE, state.history())
-    assert [c for c in found if c != "unsupported"] == []
+    assert both_alone_maker_leads > 0
 
 
 def test_sample_file_replays(tmp_path: Path) -> None:
@@ -183,10 +161,8 @@ def test_sample_file_replays(tmp_path: Path) -> None:
     assert len(items) >= 30
     for item in items:
         assert item.record is not None
-        rules = {v.rule for v in item.violations}
-        replay = replay_game(item.record)
-        expected = ["lead"] if rules == {"openspiel_both_alone_lead"} else []
-        assert [v.code for v in replay.violations] == expected, item.line
+        assert item.violations == []
+        assert replay_game(item.record).violations == [], item.line
 
 
 # --------------------------------------------------------------------------

@@ -105,13 +105,14 @@ def rules_for(params: EuchreParams) -> dict[str, Any]:
 
     OpenSpiel scores like Cards4.net, except that a lone defender who euchres
     the makers always takes 4; the dealer may not discard the upcard, and the
-    first active seat left of the dealer leads whoever went alone.
+    first active seat left of the dealer leads whoever went alone (both alone too).
     """
     return {
         "preset": "cards4net",
         "stick_the_dealer": params.stick_the_dealer,
         "defend_alone": params.allow_lone_defender,
         "alone_lead": "left_of_dealer",
+        "both_alone_lead": "left_of_dealer",
         "dealer_picks_up_when_partner_alone": True,
         "dealer_may_discard_upcard": False,
         "points_defender_alone_euchre": 4,
@@ -338,7 +339,6 @@ def history_to_record(
         return None, [Violation("unsupported", str(e), game_id=game_id, path="game", rule="openspiel_game")]
     decoder = _Decoder(params)
     problems = _decode(decoder, history, game_id)
-    problems += _both_alone_lead(decoder, game_id)
     hand = decoder.hand() if decoder.phase is not Phase.DEALER else None
     if hand is not None and returns is not None:
         hand["claimed"] = {"points": _points_of(returns)}
@@ -380,35 +380,6 @@ def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[
             None, f"the history ends during the deal ({dealt} of 22 chance actions)", "openspiel_truncated"
         )
     return []
-
-
-def _both_alone_lead(decoder: _Decoder, game_id: str) -> list[Violation]:
-    """Flag the one OpenSpiel rule euchre/1 cannot express: who leads when both are alone.
-
-    OpenSpiel lets the first active seat left of the dealer lead; tricklog's
-    rules have the lone defender lead.  They differ when that seat is the maker.
-    """
-    lone = decoder.defender_alone
-    if not (decoder.alone and lone is not None and decoder.phase in (Phase.PLAY, Phase.OVER)):
-        return []
-    leader = decoder.next_active(decoder.dealer)
-    if leader == lone:
-        return []
-    message = (
-        f"both the maker (seat {decoder.maker}) and a defender (seat {lone}) went alone: OpenSpiel lets "
-        f"seat {leader}, the first active seat left of the dealer, lead; tricklog's rules have the lone "
-        "defender lead, so the replay reports a wrong lead"
-    )
-    return [
-        Violation(
-            "unsupported",
-            message,
-            game_id=game_id,
-            hand=0,
-            path="hands[0].tricks[0][0]",
-            rule="openspiel_both_alone_lead",
-        )
-    ]
 
 
 def _points_of(returns: Sequence[float]) -> list[int]:
