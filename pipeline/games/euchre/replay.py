@@ -47,6 +47,10 @@ from pipeline.violations import Violation
 SUIT_NAMES = ("club", "diamond", "heart", "spade")
 CALLS = {"pass": None, "order": -1, "C": 0, "D": 1, "H": 2, "S": 3}
 THROW_IN_REASONS = ("all_passed", "farmers_hand")
+GAME_FIELDS = frozenset(
+    ("format", "game_id", "players", "rules", "started_at", "source", "hands", "final_score")
+    + ("initial_score", "origin")  # tricklog's own: a game picked up part way, an imported game
+)
 _NINES_AND_TENS = [bit(s * 8 + RANKS.index(r)) for s in range(4) for r in "9T"]
 NINES_AND_TENS = sum(_NINES_AND_TENS)
 
@@ -108,6 +112,8 @@ class GameReplay:
     score: tuple[int, int] = (0, 0)
     #: The hand after which a team reached the target, if one did.
     ended_at: int | None = None
+    #: Top-level fields the spec does not name: kept by the loader, warned about.
+    unknown_fields: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -146,9 +152,10 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
             ctx.add("schema", None, "rules", f"{e}; replayed with the default preset")
             rules = Rules()
     game = GameReplay(ctx.game_id, rules)
+    game.unknown_fields = [k for k in record if k not in GAME_FIELDS]
     hands = record.get("hands")
     if isinstance(hands, list):
-        _replay_hands(ctx, game, rules, hands)
+        _replay_hands(ctx, game, rules, hands, _int_pair(record.get("initial_score")) or (0, 0))
         _check_final_score(ctx, game, record.get("final_score"))
     game.violations = ctx.violations
     return game
@@ -164,10 +171,15 @@ def _check_game_fields(ctx: _Context, record: dict[str, Any]) -> None:
         ctx.add("schema", None, "players", "players must be a list of 4 names, indexed by seat")
     if not isinstance(record.get("hands"), list):
         ctx.add("schema", None, "hands", "hands is missing or not a list")
+    initial = record.get("initial_score")
+    if initial is not None and _int_pair(initial) is None:
+        ctx.add("schema", None, "initial_score", f"initial_score must be [team0, team1], not {initial!r}")
 
 
-def _replay_hands(ctx: _Context, game: GameReplay, rules: Rules, hands: list[Any]) -> None:
-    score = [0, 0]
+def _replay_hands(
+    ctx: _Context, game: GameReplay, rules: Rules, hands: list[Any], initial: tuple[int, int]
+) -> None:
+    score = [initial[0], initial[1]]
     previous_dealer: int | None = None
     claim_offset = (0, 0)
     for index, hand in enumerate(hands):
