@@ -105,6 +105,88 @@ def simulate(
         typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
 
 
+DbOption = Annotated[Path, typer.Option("--db", help="The warehouse: a DuckDB file.", metavar="FILE")]
+
+
+@app.command()
+def load(
+    paths: Annotated[
+        list[str], typer.Argument(help="Input files (.jsonl, .jsonl.gz, .jsonl.zst) or - for stdin.")
+    ],
+    db: DbOption = Path("tricklog.duckdb"),
+    from_: FromOption = "auto",
+    as_json: JsonOption = False,
+) -> None:
+    """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
+    from pipeline.console import Progress
+    from pipeline.warehouse.api import load as load_games
+
+    progress = Progress(enabled=not as_json, label="lines")
+    try:
+        progress.start()
+        try:
+            summary = load_games(paths, db, from_, on_line=progress.advance)
+        finally:
+            progress.stop()
+    except TricklogError as e:
+        fail(str(e))
+    if as_json:
+        print_json(summary.to_json())
+    else:
+        _print_load(summary)
+    raise typer.Exit(EXIT_VIOLATIONS if summary.found_problems else EXIT_CLEAN)
+
+
+def _print_load(summary: Any) -> None:
+    s = summary
+    news = "nothing new: every line was already loaded" if s.lines == s.already_present else ""
+    typer.echo(
+        f"{s.db}: run {s.run_id}: {s.lines} lines = {s.games_loaded} games loaded"
+        f" + {s.already_present} already present + {s.quarantined} quarantined;"
+        f" {s.violations} violations recorded" + (f" ({news})" if news else "")
+    )
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="One read-only SQL statement (SELECT, WITH, DESCRIBE, ...).")],
+    db: DbOption = Path("tricklog.duckdb"),
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")] = "table",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
+    ] = None,
+) -> None:
+    """Run a read-only SQL query on the warehouse; writes are refused."""
+    from pipeline.warehouse.api import Warehouse
+    from pipeline.warehouse.query import write_result
+
+    try:
+        with Warehouse.open(db) as warehouse:
+            result = warehouse.sql(query)
+        write_result(result, fmt, output)
+    except TricklogError as e:
+        fail(str(e))
+
+
+@app.command()
+def export(
+    db: DbOption = Path("tricklog.duckdb"),
+    parquet: Annotated[
+        Path, typer.Option("--parquet", help="Folder to write one Parquet dataset per table.")
+    ] = Path("parquet"),
+) -> None:
+    """Export every warehouse table as Parquet (hands and plays partitioned by source)."""
+    from pipeline.warehouse.api import export_parquet
+
+    try:
+        counts = export_parquet(db, parquet)
+    except TricklogError as e:
+        fail(str(e))
+    typer.echo(
+        f"wrote {len(counts)} tables to {parquet}: " + ", ".join(f"{t} {n}" for t, n in counts.items())
+    )
+
+
 @app.command()
 def demo(
     workdir: Annotated[Path, typer.Option("--dir", help="Work folder for the demo's files.")] = Path(

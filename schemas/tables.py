@@ -18,11 +18,10 @@ SchemaError
 
 from __future__ import annotations
 
-import polars as pl
 import pandera.polars as pa
+import polars as pl
 
-SEAT = {"ge": 0, "le": 3}
-TEAM = {"isin": [0, 1]}
+TEAMS = [0, 1]
 SUIT_LETTERS = ["C", "D", "H", "S"]
 CALLS = ["pass", "order", *SUIT_LETTERS]
 
@@ -50,7 +49,7 @@ class Games(pa.DataFrameModel):
     hands_played: pl.Int32 = pa.Field(ge=0)
     team0_score: pl.Int32
     team1_score: pl.Int32
-    winner_team: pl.Int8 = pa.Field(nullable=True, **TEAM)
+    winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
     complete: pl.Boolean
     violations: pl.Int32 = pa.Field(ge=0)
     extra: pl.Utf8 = pa.Field(nullable=True)  # JSON text
@@ -70,13 +69,13 @@ class Hands(pa.DataFrameModel):
 
     game_id: pl.Utf8
     hand_no: pl.Int32 = pa.Field(ge=0)
-    dealer: pl.Int8 = pa.Field(**SEAT)
+    dealer: pl.Int8 = pa.Field(ge=0, le=3)
     upcard: pl.Utf8 = pa.Field(nullable=True)
     trump: pl.Utf8 = pa.Field(nullable=True, isin=SUIT_LETTERS)
-    maker_seat: pl.Int8 = pa.Field(nullable=True, **SEAT)
-    maker_team: pl.Int8 = pa.Field(nullable=True, **TEAM)
+    maker_seat: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
+    maker_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
     alone: pl.Boolean
-    defender_alone: pl.Int8 = pa.Field(nullable=True, **SEAT)
+    defender_alone: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
     round: pl.Int8 = pa.Field(nullable=True, isin=[1, 2])
     discard: pl.Utf8 = pa.Field(nullable=True)
     maker_tricks: pl.Int8 = pa.Field(ge=0, le=5)
@@ -99,7 +98,7 @@ class Bids(pa.DataFrameModel):
     game_id: pl.Utf8
     hand_no: pl.Int32 = pa.Field(ge=0)
     bid_no: pl.Int8 = pa.Field(ge=0)
-    seat: pl.Int8 = pa.Field(**SEAT)
+    seat: pl.Int8 = pa.Field(ge=0, le=3)
     round: pl.Int8 = pa.Field(isin=[1, 2])
     call: pl.Utf8 = pa.Field(isin=CALLS)
     alone: pl.Boolean
@@ -114,9 +113,9 @@ class Tricks(pa.DataFrameModel):
     game_id: pl.Utf8
     hand_no: pl.Int32 = pa.Field(ge=0)
     trick_no: pl.Int8 = pa.Field(ge=0, le=4)
-    leader: pl.Int8 = pa.Field(nullable=True, **SEAT)
-    winner: pl.Int8 = pa.Field(nullable=True, **SEAT)
-    winner_team: pl.Int8 = pa.Field(nullable=True, **TEAM)
+    leader: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
+    winner: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
+    winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
     cards: pl.Int8 = pa.Field(ge=0, le=4)
 
     class Config(_Strict):
@@ -130,7 +129,7 @@ class Plays(pa.DataFrameModel):
     hand_no: pl.Int32 = pa.Field(ge=0)
     trick_no: pl.Int8 = pa.Field(ge=0, le=4)
     play_no: pl.Int8 = pa.Field(ge=0, le=3)
-    seat: pl.Int8 = pa.Field(**SEAT)
+    seat: pl.Int8 = pa.Field(ge=0, le=3)
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 2})
 
     class Config(_Strict):

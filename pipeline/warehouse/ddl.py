@@ -1,0 +1,71 @@
+"""Opening the warehouse database and creating its tables from ``warehouse.sql``.
+
+The DDL is a reviewable SQL file shipped in the ``tricklog_schemas`` package;
+every statement in it is idempotent, so it runs on each writing open.  Opening
+errors become one-line :class:`WarehouseError` messages: the database is in
+use by another process, does not exist, or is not a DuckDB file.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.violations import TricklogError
+
+if TYPE_CHECKING:
+    import duckdb
+
+DEFAULT_DB = "tricklog.duckdb"
+
+
+class WarehouseError(TricklogError):
+    """The warehouse cannot be opened, written or queried as asked."""
+
+
+def ddl_text() -> str:
+    """The text of ``warehouse.sql``, the warehouse's tables."""
+    return resources.files("tricklog_schemas").joinpath("warehouse.sql").read_text(encoding="utf-8")
+
+
+def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Open a warehouse; a writer also creates any missing table.
+
+    Only one process may write a DuckDB file at a time: a second writer (or a
+    reader while a writer works) gets a WarehouseError naming the holder.
+    """
+    import duckdb
+
+    db = str(path)
+    if read_only and not Path(db).is_file():
+        raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
+    try:
+        con = duckdb.connect(db, read_only=read_only)
+    except duckdb.IOException as e:
+        raise WarehouseError(_open_error(db, str(e))) from e
+    except duckdb.Error as e:
+        raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
+    if not read_only:
+        con.execute(ddl_text())
+    return con
+
+
+def scalar(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> Any:
+    """The single value of a one-row query, fetched to the end (a partly fetched
+    result would block the connection in DuckDB 2)."""
+    rows = con.execute(query, params).fetchall()
+    return rows[0][0] if rows else None
+
+
+def _open_error(db: str, message: str) -> str:
+    if "lock" in message.lower():
+        pid = re.search(r"PID (\d+)", message)
+        holder = f" (PID {pid.group(1)})" if pid else ""
+        return f"{db}: the database is in use by another process{holder}; wait for it to finish and retry"
+    return f"{db}: cannot open: {_first_line(message)}"
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "unknown error"

@@ -1,0 +1,350 @@
+"""Loading inputs into the warehouse: replay, account, write in batches.
+
+Every non-empty input line lands in exactly one place:
+
+* a ``games`` row (with its hands, bids, tricks, plays and violations);
+* a ``quarantine`` row: the line could not become a game (not JSON, not an
+  object, required fields missing, a known ``game_id`` with other content);
+* the run's ``already_present`` count: the same game (same id, same content)
+  or the same quarantined line (same file content, same line) is loaded.
+
+So ``lines == games_loaded + already_present + quarantined`` for every run,
+and loading the same input twice adds nothing the second time.
+
+Writes go in batches, each one transaction that also updates the run's row
+in ``ingest_runs``: a load killed half way leaves the database as it was after
+its last committed batch, and running it again completes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from pipeline.games import engine_for
+from pipeline.games.euchre.replay import GameReplay
+from pipeline.sources import STDIN, SourceItem, iter_lines, open_binary, parse_line, read_jsonl
+from pipeline.validate import INPUT_FORMATS, reader_for
+from pipeline.violations import Violation
+from pipeline.warehouse.ddl import WarehouseError, connect, scalar
+from pipeline.warehouse.tables import Batch, content_hash
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+BATCH_GAMES = 5000
+#: Game-level schema problems that keep a record out of ``games``.
+REQUIRED_PATHS = frozenset({"format", "game_id", "players", "hands"})
+VERSION = "0.1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """An input as given (``name``), where it is read from, and its SHA-256."""
+
+    name: str
+    path: str
+    sha256: str
+    size: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.name, "sha256": self.sha256, "bytes": self.size}
+
+
+@dataclass(slots=True)
+class LoadSummary:
+    """What one load did; ``lines == games_loaded + already_present + quarantined``."""
+
+    run_id: int
+    db: str
+    files: list[InputFile] = field(default_factory=list)
+    lines: int = 0
+    games_loaded: int = 0
+    already_present: int = 0
+    quarantined: int = 0
+    violations: int = 0
+    batches: int = 0
+
+    @property
+    def accounted(self) -> bool:
+        return self.lines == self.games_loaded + self.already_present + self.quarantined
+
+    @property
+    def found_problems(self) -> bool:
+        return bool(self.violations or self.quarantined)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "db": self.db,
+            "run_id": self.run_id,
+            "files": [f.to_json() for f in self.files],
+            "lines": self.lines,
+            "games_loaded": self.games_loaded,
+            "already_present": self.already_present,
+            "quarantined": self.quarantined,
+            "violations": self.violations,
+            "batches": self.batches,
+        }
+
+
+def load(
+    paths: Sequence[str],
+    db: str | Path,
+    fmt: str = "auto",
+    *,
+    batch_size: int = BATCH_GAMES,
+    on_line: Callable[[], None] | None = None,
+) -> LoadSummary:
+    """Load inputs into the warehouse at ``db`` (created if missing)."""
+    if fmt not in INPUT_FORMATS:
+        raise WarehouseError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
+    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
+        files = [_input_file(p, Path(spool)) for p in paths]
+        con = connect(db, read_only=False)
+        try:
+            loader = _Loader(con, str(db), files, batch_size, on_line)
+            return loader.run(fmt)
+        finally:
+            con.close()
+
+
+def _input_file(name: str, spool: Path) -> InputFile:
+    """Hash an input (stdin is first copied to a spool file, to be hashed and read)."""
+    path = name
+    if name == STDIN:
+        path = str(spool / "stdin")
+        with open(path, "wb") as out:
+            shutil.copyfileobj(sys.stdin.buffer, out)
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        open_binary(path).close()  # the same checks and messages as validate
+        with open(path, "rb") as stream:
+            while chunk := stream.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+    except OSError as e:
+        raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
+    return InputFile(name, path, digest.hexdigest(), size)
+
+
+def items_with_raw(file: InputFile, fmt: str) -> Iterator[tuple[SourceItem, bytes]]:
+    """Each item of an input with the raw text it came from (kept for quarantine)."""
+    reader = reader_for(file.path, fmt)
+    if reader is read_jsonl:
+        for number, line in iter_lines(file.path):
+            yield parse_line(file.name, number, line), line
+        return
+    for item in reader(file.path):
+        item.file = file.name
+        raw = item.raw if item.raw is not None else orjson.dumps(item.record)
+        yield item, raw
+
+
+class _Loader:
+    """One run: classifies each item, fills batches, commits them."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        db: str,
+        files: list[InputFile],
+        batch_size: int,
+        on_line: Callable[[], None] | None,
+    ) -> None:
+        self.con = con
+        self.files = files
+        self.batch_size = batch_size
+        self.on_line = on_line
+        self.summary = LoadSummary(_start_run(con, files), db, files)
+        self.batch = Batch(self.summary.run_id)
+        #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
+        self.known: dict[str, str] = dict(con.execute("select game_id, content_hash from games").fetchall())
+        self.quarantined = _quarantined_keys(con, files)
+
+    def run(self, fmt: str) -> LoadSummary:
+        gc.freeze()  # the known ids and the modules need no collecting
+        try:
+            for file in self.files:
+                self._read(file, fmt)
+            self.flush()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                _end_run(self.con, self.summary.run_id, "aborted")
+            raise
+        _end_run(self.con, self.summary.run_id, "complete")
+        return self.summary
+
+    def _read(self, file: InputFile, fmt: str) -> None:
+        for ordinal, (item, raw) in enumerate(items_with_raw(file, fmt), start=1):
+            self.summary.lines += 1
+            self._classify(file, item.line if item.line is not None else ordinal, item, raw)
+            if self.on_line is not None:
+                self.on_line()
+            if len(self.batch) >= self.batch_size:
+                self.flush()
+
+    def _classify(self, file: InputFile, line: int, item: SourceItem, raw: bytes) -> None:
+        """Route one item to games, quarantine or already present."""
+        key = (file.sha256, line)
+        if key in self.quarantined:
+            self.summary.already_present += 1
+            return
+        record = item.record
+        located = [v.at(file=file.name, line=line) for v in item.violations]
+        if record is None:
+            reason = located[0] if located else _violation("malformed_json", "not a game", None, file, line)
+            self._quarantine(file, line, None, reason, raw, located or [reason])
+            return
+        raw_id = record.get("game_id")
+        game_id = raw_id if isinstance(raw_id, str) and raw_id else None
+        digest = content_hash(record)
+        if game_id is not None and game_id in self.known:
+            self._known_id(file, line, game_id, digest, raw)
+            return
+        self._replay(file, line, record, digest, raw, located)
+
+    def _known_id(self, file: InputFile, line: int, game_id: str, digest: str, raw: bytes) -> None:
+        if self.known[game_id] == digest:
+            self.summary.already_present += 1
+            return
+        message = f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
+        reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
+        self._quarantine(file, line, game_id, reason, raw, [reason])
+
+    def _replay(
+        self,
+        file: InputFile,
+        line: int,
+        record: dict[str, Any],
+        digest: str,
+        raw: bytes,
+        located: list[Violation],
+    ) -> None:
+        replay = engine_for(record).replay(record)
+        violations = located + [v.at(file=file.name, line=line) for v in replay.violations]
+        blocking = [
+            v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS
+        ]
+        game_id = replay.game_id
+        if blocking or game_id is None:
+            reason = _violation(
+                "schema", "; ".join(v.message for v in blocking), game_id, file, line, path=blocking[0].path
+            )
+            self._quarantine(file, line, game_id, reason, raw, violations)
+        elif not isinstance(replay, GameReplay):
+            reason = _violation("unsupported", "the warehouse holds Euchre games only", game_id, file, line)
+            self._quarantine(file, line, game_id, reason, raw, violations)
+        else:
+            self.batch.add_game(record, replay, (file.name, line), digest)
+            self.batch.add_violations(violations)
+            self.known[game_id] = digest
+            self.summary.games_loaded += 1
+            self.summary.violations += len(violations)
+
+    def _quarantine(
+        self,
+        file: InputFile,
+        line: int,
+        game_id: str | None,
+        reason: Violation,
+        raw: bytes,
+        violations: list[Violation],
+    ) -> None:
+        self.batch.add_quarantine((file.name, file.sha256, line), game_id, reason, raw)
+        self.batch.add_violations(violations)
+        self.quarantined.add((file.sha256, line))
+        self.summary.quarantined += 1
+        self.summary.violations += len(violations)
+
+    def flush(self) -> None:
+        """Write the batch in one transaction, with the run's counts so far."""
+        frames = _checked_frames(self.batch)
+        con, s = self.con, self.summary
+        con.begin()
+        try:
+            for table, frame in frames.items():
+                if frame.height:
+                    _insert(con, table, frame)
+            s.batches += 1
+            con.execute(
+                "update ingest_runs set lines = ?, games_loaded = ?, already_present = ?, "
+                "quarantined = ?, violations = ?, batches = ? where run_id = ?",
+                [
+                    s.lines,
+                    s.games_loaded,
+                    s.already_present,
+                    s.quarantined,
+                    s.violations,
+                    s.batches,
+                    s.run_id,
+                ],
+            )
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
+        self.batch = Batch(s.run_id)
+
+
+def _violation(
+    code: str, message: str, game_id: str | None, file: InputFile, line: int, path: str = ""
+) -> Violation:
+    return Violation(code, message, game_id, None, path, file.name, line)
+
+
+def _checked_frames(batch: Batch) -> dict[str, pl.DataFrame]:
+    """The batch's frames, each validated by its pandera model (materialised, not lazy)."""
+    from tricklog_schemas.tables import MODELS
+
+    frames = batch.frames()
+    for table, frame in frames.items():
+        MODELS[table].validate(frame)
+    return frames
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+    """Bulk insert a frame through Arrow (``table`` is one of the fixed table names)."""
+    con.register("_tricklog_batch", frame.to_arrow())
+    try:
+        con.execute(f"insert into {table} by name select * from _tricklog_batch")
+    finally:
+        con.unregister("_tricklog_batch")
+
+
+def _start_run(con: duckdb.DuckDBPyConnection, files: list[InputFile]) -> int:
+    """Mark runs left 'running' by a killed load as aborted; open this run's row."""
+    con.begin()
+    con.execute("update ingest_runs set status = 'aborted' where status = 'running'")
+    run_id = int(scalar(con, "select coalesce(max(run_id), 0) + 1 from ingest_runs"))
+    con.execute(
+        "insert into ingest_runs (run_id, started_at, status, files, tricklog_version) "
+        "values (?, now(), 'running', ?, ?)",
+        [run_id, [f.to_json() for f in files], VERSION],
+    )
+    con.commit()
+    return run_id
+
+
+def _end_run(con: duckdb.DuckDBPyConnection, run_id: int, status: str) -> None:
+    con.execute("update ingest_runs set status = ?, ended_at = now() where run_id = ?", [status, run_id])
+
+
+def _quarantined_keys(con: duckdb.DuckDBPyConnection, files: list[InputFile]) -> set[tuple[str, int]]:
+    """The (file_sha256, line) of lines of these inputs already quarantined."""
+    shas = sorted({f.sha256 for f in files})
+    rows = con.execute(
+        "select file_sha256, line from quarantine where list_contains(?, file_sha256)", [shas]
+    ).fetchall()
+    return {(sha, int(line)) for sha, line in rows}

@@ -1,0 +1,145 @@
+"""Read-only SQL over the warehouse, and its output formats.
+
+Two locks keep a query from changing anything: the database is opened with
+``read_only=True``, and the statement is parsed by DuckDB first and refused
+unless it is a query (a read-only connection still allows ``ATTACH``,
+``COPY ... TO``, ``SET``, ``INSTALL``, ...).
+
+>>> check_read_only("select 1")
+>>> check_read_only("drop table games")
+Traceback (most recent call last):
+...
+pipeline.warehouse.query.QueryRefused: refused: DROP statement; the warehouse is read-only here (only SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import orjson
+
+from pipeline.warehouse.ddl import WarehouseError
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+FORMATS = ("table", "csv", "json", "parquet")
+#: StatementType names a read-only query may have (DESCRIBE, SHOW, SUMMARIZE parse as SELECT).
+ALLOWED = frozenset({"SELECT", "EXPLAIN"})
+TABLE_ROWS = 1000
+
+
+class QueryRefused(WarehouseError):
+    """The statement would change something, or is not one statement."""
+
+
+class QueryFailed(WarehouseError):
+    """DuckDB could not parse or run the query (its message is kept)."""
+
+
+def check_read_only(query: str) -> None:
+    """Refuse anything but one read-only query, using DuckDB's own parser."""
+    import duckdb
+
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as e:
+        raise QueryFailed(str(e).strip()) from e
+    if len(statements) != 1:
+        raise QueryRefused(f"give exactly one SQL statement, not {len(statements)}")
+    kind = statements[0].type.name
+    if kind not in ALLOWED:
+        raise QueryRefused(
+            f"refused: {kind} statement; the warehouse is read-only here "
+            "(only SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)"
+        )
+
+
+def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> pl.DataFrame:
+    """A checked read-only query's whole result as a polars frame (fully fetched)."""
+    import duckdb
+
+    check_read_only(query)
+    try:
+        frame: pl.DataFrame = con.sql(query, params=params).pl()
+    except duckdb.Error as e:
+        raise QueryFailed(str(e).strip()) from e
+    return frame
+
+
+def write_result(frame: pl.DataFrame, fmt: str, out: Path | None) -> None:
+    """Write a result to ``out`` (stdout when None) as table, csv, json or parquet."""
+    if fmt not in FORMATS:
+        raise WarehouseError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if fmt == "parquet":
+        if out is None:
+            raise WarehouseError("--format parquet needs an output file: -o FILE.parquet")
+        _write_file(out, lambda: frame.write_parquet(out))
+        return
+    if out is None:
+        _write_text(frame, fmt, sys.stdout.buffer)
+        sys.stdout.flush()
+        return
+    _write_file(out, lambda: _write_path(frame, fmt, out))
+
+
+def _write_path(frame: pl.DataFrame, fmt: str, out: Path) -> None:
+    with out.open("wb") as stream:
+        _write_text(frame, fmt, stream)
+
+
+def _write_file(out: Path, write: Any) -> None:
+    try:
+        write()
+    except OSError as e:
+        raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
+
+
+def _write_text(frame: pl.DataFrame, fmt: str, stream: IO[bytes]) -> None:
+    if fmt == "csv":
+        stream.write(_flat(frame).write_csv().encode())
+    elif fmt == "json":
+        stream.write(
+            orjson.dumps(frame.to_dicts(), default=_json_default, option=orjson.OPT_INDENT_2) + b"\n"
+        )
+    else:
+        stream.write(render_table(frame).encode())
+
+
+def _flat(frame: pl.DataFrame) -> pl.DataFrame:
+    """Nested columns (lists, structs) as JSON text, for CSV."""
+    import polars as pl
+
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    return frame.with_columns(
+        pl.Series(name, [None if v is None else orjson.dumps(v).decode() for v in frame[name].to_list()])
+        for name in nested
+    )
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS) -> str:
+    """A result as a rich text table (at most ``limit`` rows, then a note)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*frame.columns, show_lines=False)
+    for row in frame.head(limit).iter_rows():
+        table.add_row(*("" if v is None else str(v) for v in row))
+    console = Console(record=True, width=max(80, min(250, 12 * len(frame.columns))), file=io.StringIO())
+    console.print(table)
+    shown = min(limit, frame.height)
+    note = f"{frame.height} row(s)" + (
+        f", first {shown} shown (use --format csv)" if shown < frame.height else ""
+    )
+    console.print(note)
+    return console.export_text()
