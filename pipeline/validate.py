@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pipeline.games import Replay, engine_for
@@ -159,8 +159,25 @@ def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
             )
         elif game_id is not None:
             seen.add(game_id)
-        violations.extend(v.at(file=item.file, line=item.line) for v in replay.violations)
+        deals = _source_deals(item.record)
+        violations.extend(_locate(v, item, deals) for v in replay.violations)
         yield CheckedGame(item, replay, violations, duplicate)
+
+
+def _source_deals(record: dict[str, Any]) -> list[Any] | None:
+    """For an imported game, the source's own number of each hand (``origin.deals``)."""
+    origin = record.get("origin")
+    deals = origin.get("deals") if isinstance(origin, dict) else None
+    return deals if isinstance(deals, list) else None
+
+
+def _locate(violation: Violation, item: SourceItem, deals: list[Any] | None) -> Violation:
+    """A replay violation placed in its input file, and in its source deal for an imported game."""
+    located = violation.at(file=item.file, line=item.line)
+    hand = violation.hand
+    if deals is None or hand is None or not 0 <= hand < len(deals):
+        return located
+    return replace(located, message=f"deal {deals[hand]} of the source: {violation.message}")
 
 
 def validate(

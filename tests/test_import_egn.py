@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from pipeline.games.euchre.replay import replay_game
-from pipeline.importers.egn import egn_location, looks_like_egn, read_egn
+from pipeline.importers.egn import looks_like_egn, read_egn
 from pipeline.importers.egn_condensed import CondensedUnsupported, decode_condensed, encode_for_tests
 from pipeline.sources import SourceItem
+from pipeline.validate import check_games
 
 FIXTURES = Path(__file__).parent / "fixtures" / "egn"
 VALID = ["standard.egn", "left-of-loner.egn", "condensed.egn", "match.emn"]
@@ -197,7 +198,9 @@ def test_a_renege_is_reported_at_its_deal() -> None:
     (violation,) = replay_game(item.record).violations
     assert violation.code == "renege"
     assert violation.message == "hand 0, trick 2: seat 0 played JH on a spade lead while holding KS"
-    assert egn_location(item, violation) == f"file {item.file}, deal 0"
+    (located,) = next(check_games([item])).violations
+    assert (located.file, located.code) == (item.file, "renege")
+    assert located.message.startswith("deal 0 of the source: hand 0, trick 2:")
 
 
 def test_a_card_played_twice_is_not_held() -> None:

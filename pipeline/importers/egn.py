@@ -95,21 +95,6 @@ def card_token(token: object, trump: int | None) -> str | None:
     return None if card is None or card == UNKNOWN else card_name(card)
 
 
-def egn_location(item: SourceItem, violation: Violation) -> str:
-    """Where a violation of an imported game is in its source: ``"file X, deal N"``.
-
-    The replay numbers hands from 0 within a record; ``origin.deals`` maps them
-    back to the EGN ``dealNumber``.  Without a hand, or for a native record, the file.
-    """
-    file = violation.file or item.file
-    origin = item.record.get("origin") if item.record else None
-    deals = origin.get("deals") if isinstance(origin, dict) else None
-    hand = violation.hand
-    if isinstance(deals, list) and hand is not None and 0 <= hand < len(deals):
-        return f"file {file}, deal {deals[hand]}"
-    return f"file {file}"
-
-
 # --------------------------------------------------------------------------
 # Reading files
 

@@ -49,8 +49,7 @@ CALLS = {"pass": None, "order": -1, "C": 0, "D": 1, "H": 2, "S": 3}
 THROW_IN_REASONS = ("all_passed", "farmers_hand")
 GAME_FIELDS = frozenset(
     ("format", "game_id", "players", "rules", "started_at", "source", "hands", "final_score")
-    + ("initial_score", "origin")  # tricklog's own: a game picked up part way, an imported game
-)
+) | {"initial_score", "origin"}  # tricklog's own: a game picked up part way, an imported game
 _NINES_AND_TENS = [bit(s * 8 + RANKS.index(r)) for s in range(4) for r in "9T"]
 NINES_AND_TENS = sum(_NINES_AND_TENS)
 
