@@ -116,6 +116,7 @@ def load(
     db: DbOption = Path("tricklog.duckdb"),
     from_: FromOption = "auto",
     as_json: JsonOption = False,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per transaction.")] = 5000,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
@@ -125,7 +126,7 @@ def load(
     try:
         progress.start()
         try:
-            summary = load_games(paths, db, from_, on_line=progress.advance)
+            summary = load_games(paths, db, from_, batch_size=batch_size, on_line=progress.advance)
         finally:
             progress.stop()
     except TricklogError as e:
@@ -185,6 +186,32 @@ def export(
     typer.echo(
         f"wrote {len(counts)} tables to {parquet}: " + ", ".join(f"{t} {n}" for t, n in counts.items())
     )
+
+
+@app.command()
+def convert(
+    paths: Annotated[list[str], typer.Argument(help="EGN (.egn/.emn) or OpenSpiel files, or - for stdin.")],
+    from_: FromOption = "auto",
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The euchre/1 JSON Lines file to write.")
+    ] = Path("converted.jsonl"),
+) -> None:
+    """Convert EGN or OpenSpiel games to euchre/1 JSON Lines."""
+    from pipeline.convert import convert as convert_inputs
+    from pipeline.validate import INPUT_FORMATS
+
+    if from_ not in INPUT_FORMATS:
+        fail(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {from_!r}")
+    try:
+        result = convert_inputs(paths, from_, output)
+    except TricklogError as e:
+        fail(str(e))
+    typer.echo(f"wrote {result.records} games to {output}", err=True)
+    for v in result.problems:
+        typer.echo(f"{v.file}:{v.line or ''} {v.code}: {v.message}", err=True)
+    if result.skipped:
+        typer.echo(f"{result.skipped} input item(s) could not be converted", err=True)
+    raise typer.Exit(EXIT_VIOLATIONS if result.problems or result.skipped else EXIT_CLEAN)
 
 
 @app.command()

@@ -1,0 +1,43 @@
+"""Converting other formats (EGN, OpenSpiel) to euchre/1 JSON Lines.
+
+The records written are exactly what ``validate`` and ``load`` replay for
+those inputs; an item that could not become a record is counted and its
+problems returned, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from pipeline.validate import read_inputs
+from pipeline.violations import TricklogError, Violation
+
+
+@dataclass(slots=True)
+class ConversionResult:
+    records: int = 0
+    #: Items that could not become a record at all (their problems are in ``problems``).
+    skipped: int = 0
+    problems: list[Violation] = field(default_factory=list)
+
+
+def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
+    """Write every game of the inputs as one euchre/1 line of ``output``."""
+    result = ConversionResult()
+    try:
+        out = output.open("wb")
+    except OSError as e:
+        raise TricklogError(f"{output}: cannot write: {e.strerror or e}") from e
+    with out:
+        for item in read_inputs(paths, fmt):
+            result.problems.extend(v.at(file=item.file, line=item.line) for v in item.violations)
+            if item.record is None:
+                result.skipped += 1
+                continue
+            out.write(orjson.dumps(item.record) + b"\n")
+            result.records += 1
+    return result
