@@ -215,6 +215,34 @@ def convert(
 
 
 @app.command()
+def report(
+    db: DbOption = Path("tricklog.duckdb"),
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the report into.")] = Path("report"),
+    source: Annotated[
+        list[str] | None, typer.Option("--source", help="Only games of this source (repeatable).")
+    ] = None,
+    player: Annotated[
+        list[str] | None, typer.Option("--player", help="Only games where this player sat (repeatable).")
+    ] = None,
+) -> None:
+    """Write summary.json, report.html, report.md, one CSV per table and the charts."""
+    from pipeline.report.render import write_report
+
+    try:
+        result = write_report(db, out, source or [], player or [])
+    except TricklogError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"{out}: cannot write the report: {e.strerror or e}")
+    euchre = result.summary["euchre"]
+    typer.echo(
+        f"{euchre['hands']} hands of {euchre['games']} games counted; {len(result.files)} files in {out}",
+        err=True,
+    )
+    typer.echo(str(result.html))
+
+
+@app.command()
 def demo(
     workdir: Annotated[Path, typer.Option("--dir", help="Work folder for the demo's files.")] = Path(
         "tricklog-demo"
