@@ -1,7 +1,7 @@
 -- name: audit_violations_by_code
 -- Violations found in the games in scope, by the spec's stable code.
 with games_in_scope as (
-    select game_id from scoped_games($sources, $players)
+    select game_id from scoped_games()
 ),
 
 found as (

@@ -1,7 +1,7 @@
 -- name: audit_violations_by_file
 -- Violations and quarantined lines per input file, beside the games it gave.
 with games_in_scope as (
-    select game_id, file from scoped_games($sources, $players)
+    select game_id, file from scoped_games()
 ),
 
 found as (

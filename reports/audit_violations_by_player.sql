@@ -2,9 +2,10 @@
 -- Violations charged to the seat at fault: the player of a play, the caller of a bid, the dealer of a discard.
 --
 -- The seat is read from the violation's JSON path (hands[h].tricks[t][p],
--- hands[h].bids[b], hands[h].discard); other violations are not a player's.
+-- hands[h].bids[b], hands[h].discard), else from a message that opens with the
+-- seat that acted ('hand 3, trick 1: seat 2 led; ...'); other violations are no player's.
 with games_in_scope as (
-    select game_id, players from scoped_games($sources, $players)
+    select game_id, players from scoped_games()
 ),
 
 located as (
@@ -16,14 +17,16 @@ located as (
         try_cast(regexp_extract(v.path, '\.tricks\[(\d+)\]\[(\d+)\]', 1) as integer) as trick_no,
         try_cast(regexp_extract(v.path, '\.tricks\[(\d+)\]\[(\d+)\]', 2) as integer) as play_no,
         try_cast(regexp_extract(v.path, '\.bids\[(\d+)\]', 1) as integer) as bid_no,
-        v.path like 'hands[%].discard%' as at_discard
+        v.path like 'hands[%].discard%' as at_discard,
+        try_cast(regexp_extract(v.message, '^(hand \d+(, trick \d+)?: )?seat ([0-3])\b', 3) as integer)
+            as seat_in_message
     from violations as v join games_in_scope as g using (game_id)
 ),
 
 seated as (
     select
         l.*,
-        coalesce(p.seat, b.seat, if(l.at_discard, h.dealer, null)) as seat
+        coalesce(p.seat, b.seat, if(l.at_discard, h.dealer, null), l.seat_in_message) as seat
     from located as l
     left join plays as p
         on p.game_id = l.game_id and p.hand_no = l.hand and p.trick_no = l.trick_no and p.play_no = l.play_no

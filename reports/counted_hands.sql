@@ -1,13 +1,13 @@
 -- name: counted_hands
 -- Macro: the hands the statistics count (complete, valid, played) with the columns every study needs.
 --
--- Usage: select * from counted_hands([]::varchar[], []::varchar[]).
+-- Usage: select * from counted_hands()  (scoped like scoped_games()).
 -- A hand counts when five tricks were played (complete and not thrown in) and no
 -- violation names it (valid).  Abandoned, thrown-in and faulty hands are left out.
-create or replace temp macro counted_hands(source_filter, player_filter) as table
+create or replace temp macro counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, rules, players
-    from scoped_games(source_filter, player_filter)
+    from scoped_games()
 ),
 
 played as (

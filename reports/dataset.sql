@@ -1,7 +1,7 @@
 -- name: dataset
 -- The data set: input files, games, hands loaded and counted, and the dates the games were played.
 with games_in_scope as (
-    select * from scoped_games($sources, $players)
+    select * from scoped_games()
 ),
 
 all_hands as (
@@ -9,7 +9,7 @@ all_hands as (
 ),
 
 counted as (
-    select * from counted_hands($sources, $players)
+    select * from counted_hands()
 ),
 
 final as (
@@ -21,7 +21,10 @@ final as (
         (select count(*) from all_hands) as hands_loaded,
         (select count(*) from all_hands where thrown_in is not null) as hands_thrown_in,
         (select count(*) from all_hands where not complete) as hands_abandoned,
-        (select count(*) from all_hands where not valid) as hands_with_violations,
+        (select count(*) from all_hands as h
+            where not h.valid
+               or exists (select 1 from violations as v where v.game_id = h.game_id and v.hand = h.hand_no)
+        ) as hands_with_violations,
         (select count(*) from counted) as hands_counted,
         (select min(try_cast(started_at as timestamptz))::date from games_in_scope) as first_game,
         (select max(try_cast(started_at as timestamptz))::date from games_in_scope) as last_game

@@ -1,7 +1,7 @@
 -- name: euchre_by_preset
 -- Euchre rate, lone attempts and the dealer's edge for each rule preset.
 with counted as (
-    select * from counted_hands($sources, $players)
+    select * from counted_hands()
 ),
 
 final as (

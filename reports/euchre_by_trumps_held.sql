@@ -4,7 +4,7 @@
 -- In a counted hand every active seat plays all five cards, so the trumps the
 -- maker played are the trumps it held; the left bower and the joker count as trump.
 with counted as (
-    select * from counted_hands($sources, $players)
+    select * from counted_hands()
 ),
 
 left_bowers as (

@@ -1,12 +1,12 @@
 -- name: euchre_first_dealer
 -- Complete games (with a counted hand) won by the team of the first dealer (the dealer of hand 0).
 with counted as (
-    select distinct game_id from counted_hands($sources, $players)
+    select distinct game_id from counted_hands()
 ),
 
 finished as (
     select g.game_id, g.winner_team, h.dealer % 2 as first_dealer_team
-    from scoped_games($sources, $players) as g
+    from scoped_games() as g
     semi join counted as c using (game_id)
     join hands as h on h.game_id = g.game_id and h.hand_no = 0
     where g.complete

@@ -1,20 +1,27 @@
 -- name: scoped_games
--- Macro: the loaded games a report covers, kept by source and by player (an empty list keeps all).
+-- Macro: the loaded games a report covers, kept by source and by player (unset or empty keeps all).
 --
--- Usage: select * from scoped_games([]::varchar[], ['ana']).
--- source_filter: sources to keep; player_filter: keep games where one of these names sat.
-create or replace temp macro scoped_games(source_filter, player_filter) as table
+-- Usage: select * from scoped_games().  The filters are session variables the
+-- report runner sets from bound values (set variable report_players = ['ana']):
+-- report_sources keeps games of those sources, report_players games where one
+-- of those names sat.
+create or replace temp macro scoped_games() as table
 with loaded as (
     select * from games
 ),
 
+filters as (
+    select
+        coalesce(getvariable('report_sources')::varchar[], []) as source_filter,
+        coalesce(getvariable('report_players')::varchar[], []) as player_filter
+),
+
 final as (
-    select *
+    select loaded.*
     from loaded
-    where (len(coalesce(source_filter::varchar[], [])) = 0
-           or list_contains(source_filter::varchar[], loaded.source))
-      and (len(coalesce(player_filter::varchar[], [])) = 0
-           or len(list_intersect(player_filter::varchar[], loaded.players)) > 0)
+    cross join filters as f
+    where (len(f.source_filter) = 0 or list_contains(f.source_filter, loaded.source))
+      and (len(f.player_filter) = 0 or len(list_intersect(f.player_filter, loaded.players)) > 0)
 )
 
 select * from final

@@ -3,9 +3,11 @@
 Each report is one SQL file in the ``tricklog_reports`` package (the
 ``reports/`` folder): a ``-- name:`` line, a one-line doc, then CTEs ending in
 ``select * from final``.  Two files define table macros the others build on:
-``scoped_games`` (the games in scope) and ``counted_hands`` (the hands the
-statistics count).  Values are bound as parameters (``$sources``, ``$players``),
-never formatted into the text.
+``scoped_games()`` (the games in scope) and ``counted_hands()`` (the hands the
+statistics count).  The filters are the session variables ``report_sources``
+and ``report_players``, set from bound parameters (never formatted into the
+text); unset, every game is in scope, so a report file also runs as it stands
+on any connection where the macros are installed (:func:`install_macros`).
 
 Result tables follow a naming habit that lets the intervals be added here, in
 one place: a pair ``x_k`` / ``x_n`` becomes a rate (``x_rate``, ``x_lo``,
@@ -14,13 +16,10 @@ interval (``x_lo``, ``x_hi``).
 
 >>> parse_header("-- name: demo\\n-- Counts the demo.\\nselect 1 as x")
 ('demo', 'Counts the demo.')
->>> sorted(parameters_of("select * from counted_hands($sources, $players) where $sources"))
-['players', 'sources']
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
@@ -58,8 +57,6 @@ REPORTS = (
     "euchre_first_dealer",
     "euchre_per_player",
 )
-
-_PARAM = re.compile(r"\$([a-z_][a-z0-9_]*)")
 
 
 class ReportError(TricklogError):
@@ -102,11 +99,6 @@ def parse_header(text: str) -> tuple[str, str]:
     return lines[0].removeprefix("-- name:").strip(), lines[1].removeprefix("--").strip()
 
 
-def parameters_of(sql: str) -> set[str]:
-    """The named parameters (``$name``) a query uses."""
-    return set(_PARAM.findall(sql))
-
-
 def sql_file(name: str) -> SqlFile:
     """Read ``reports/<name>.sql`` from the installed ``tricklog_reports`` package."""
     resource = files("tricklog_reports").joinpath(f"{name}.sql")
@@ -120,8 +112,8 @@ def sql_file(name: str) -> SqlFile:
     return SqlFile(name, doc, text)
 
 
-def connect(db: Path) -> duckdb.DuckDBPyConnection:
-    """Open a warehouse read-only, with the report macros installed."""
+def connect(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> duckdb.DuckDBPyConnection:
+    """Open a warehouse read-only, with the report macros installed and the filters set."""
     import duckdb
 
     if not db.is_file():
@@ -131,6 +123,7 @@ def connect(db: Path) -> duckdb.DuckDBPyConnection:
     except duckdb.Error as e:
         raise ReportError(f"{db}: cannot open the warehouse: {e}") from e
     install_macros(con)
+    set_filters(con, sources, players)
     return con
 
 
@@ -140,17 +133,19 @@ def install_macros(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(sql_file(name).text)
 
 
-def run_report(
-    con: duckdb.DuckDBPyConnection, name: str, sources: Sequence[str] = (), players: Sequence[str] = ()
-) -> Table:
-    """Run one report file with the filters bound, and add its intervals."""
+def set_filters(con: duckdb.DuckDBPyConnection, sources: Sequence[str], players: Sequence[str]) -> None:
+    """Scope the macros: keep games of these sources / with these players (empty: all)."""
+    con.execute("set variable report_sources = $values::varchar[]", {"values": list(sources)})
+    con.execute("set variable report_players = $values::varchar[]", {"values": list(players)})
+
+
+def run_report(con: duckdb.DuckDBPyConnection, name: str) -> Table:
+    """Run one report file on a connection from :func:`connect`, and add its intervals."""
     import duckdb
 
     sql = sql_file(name)
-    values: dict[str, Any] = {"sources": list(sources), "players": list(players)}
-    params = {k: v for k, v in values.items() if k in parameters_of(sql.text)}
     try:
-        frame = con.sql(sql.text, params=params).pl()
+        frame = con.sql(sql.text).pl()
     except duckdb.Error as e:
         raise ReportError(f"report {name} failed: {e}") from e
     return Table(name, sql.doc, add_intervals(frame))
@@ -158,9 +153,9 @@ def run_report(
 
 def run_reports(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> dict[str, Table]:
     """Every report of :data:`REPORTS` on the warehouse ``db``."""
-    con = connect(db)
+    con = connect(db, sources, players)
     try:
-        return {name: run_report(con, name, sources, players) for name in REPORTS}
+        return {name: run_report(con, name) for name in REPORTS}
     finally:
         con.close()
 

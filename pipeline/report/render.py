@@ -1,0 +1,323 @@
+"""Writing a report folder: summary.json, report.html, report.md, CSVs and PNGs.
+
+The page reads top to bottom: the data set, the audit, the three studies (each
+a chart and tables with counts and 95% intervals), then per-player figures.
+It is one self-contained file: charts are embedded as base64 PNG data URIs,
+the CSS is inline and nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import orjson
+
+from pipeline.report.charts import draw_all
+from pipeline.report.findings import findings
+from pipeline.report.run import Table, run_reports
+from pipeline.report.summary import build_summary
+
+#: Columns kept in CSV files but not shown on the page.
+HIDDEN = ("_sd", "_count", "outcome_order", "attempts")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One part of the page: a title, what it found, charts and tables."""
+
+    key: str
+    title: str
+    charts: Sequence[tuple[str, str]] = ()
+    tables: Sequence[tuple[str, str]] = ()
+
+
+SECTIONS = (
+    Section("dataset", "The data set", tables=[("dataset", "What was loaded and what is counted")]),
+    Section(
+        "audit",
+        "Audit: what is wrong in the logs",
+        tables=[
+            ("audit_violations_by_code", "Violations by code"),
+            ("audit_violations_by_file", "Violations and quarantined lines by file"),
+            ("audit_violations_by_player", "Violations by player (the seat at fault)"),
+            ("audit_quarantine", "Quarantined lines (not loaded)"),
+        ],
+    ),
+    Section(
+        "euchre",
+        "Study 1: how often are the makers euchred, and when?",
+        charts=[
+            ("euchre_rate", "Euchre rate by the maker's seat relative to the dealer and by bidding round."),
+            ("euchre_by_trumps", "Euchre rate by the number of trumps the maker held."),
+        ],
+        tables=[
+            ("euchre_overview", "All counted hands"),
+            ("euchre_by_maker_position", "By the maker's position"),
+            ("euchre_by_round", "By bidding round"),
+            ("euchre_by_trumps_held", "By trumps held by the maker"),
+            ("euchre_stuck_dealer", "Stuck dealer (stick the dealer: forced call after seven passes)"),
+            ("euchre_by_trump", "By trump suit"),
+            ("euchre_by_preset", "By rule preset"),
+        ],
+    ),
+    Section(
+        "alone",
+        "Study 2: does going alone pay?",
+        charts=[("lone_hands", "Outcomes of lone hands and the net points they earned.")],
+        tables=[("euchre_alone", "Lone makers"), ("euchre_lone_outcomes", "Lone hands by outcome")],
+    ),
+    Section(
+        "dealer",
+        "Study 3: how much is the deal worth?",
+        charts=[("dealer_points", "Points per hand for the dealer's team and the other team.")],
+        tables=[
+            ("euchre_dealer_advantage", "Points per hand and the dealer's edge"),
+            ("euchre_dealer_points", "Distribution of points per hand"),
+            ("euchre_first_dealer", "Complete games won by the first dealer's team"),
+        ],
+    ),
+    Section("players", "Per player", tables=[("euchre_per_player", "Per player, by seat name")]),
+)
+
+
+@dataclass(slots=True)
+class ReportResult:
+    """What ``write_report`` wrote."""
+
+    out: Path
+    summary: dict[str, Any]
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def html(self) -> Path:
+        return self.out / "report.html"
+
+
+def write_report(
+    db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
+) -> ReportResult:
+    """Run every report on the warehouse ``db`` and write the report folder ``out``."""
+    tables = run_reports(db, sources, players)
+    out.mkdir(parents=True, exist_ok=True)
+    filters = {"sources": list(sources), "players": list(players)}
+    summary = build_summary(tables, filters)
+    result = ReportResult(out, summary)
+    result.files.append(_write_bytes(out / "summary.json", orjson.dumps(summary, option=orjson.OPT_INDENT_2)))
+    result.files.extend(write_csvs(tables, out))
+    charts = {name: out / file_name for name, file_name in draw_all(tables, out).items()}
+    result.files.extend(charts.values())
+    notes = findings(summary)
+    result.files.append(_write_text(out / "report.md", markdown(tables, charts, notes, db, filters)))
+    result.files.append(_write_text(out / "report.html", page(tables, charts, notes, db, filters)))
+    return result
+
+
+def _write_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data + b"\n")
+    return path
+
+
+def _write_text(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def write_csvs(tables: dict[str, Table], out: Path) -> list[Path]:
+    """One CSV per report table, every column (intervals included)."""
+    paths = []
+    for name, table in tables.items():
+        path = out / f"{name}.csv"
+        table.frame.write_csv(path)
+        paths.append(path)
+    return paths
+
+
+# --------------------------------------------------------------------------
+# Display tables: rates and means folded into "value (95% CI)"
+
+
+def display(table: Table) -> tuple[list[str], list[list[str]]]:
+    """Headers and formatted cells of a table as the page and markdown show it."""
+    columns = table.frame.columns
+    shown: list[tuple[str, Any]] = []
+    skip: set[str] = set()
+    for col in columns:
+        if col in skip or any(col.endswith(h) or col == h for h in HIDDEN):
+            continue
+        if col.endswith("_k") and f"{col[:-2]}_rate" in columns:
+            stem = col[:-2]
+            skip.update({f"{stem}_n", f"{stem}_rate", f"{stem}_lo", f"{stem}_hi"})
+            shown.append((f"{_label(stem)} k / n", ("rate_kn", stem)))
+            shown.append((f"{_label(stem)} rate (95% CI)", ("rate", stem)))
+        elif col.endswith("_mean") and f"{col[:-5]}_lo" in columns:
+            stem = col[:-5]
+            skip.update({f"{stem}_lo", f"{stem}_hi"})
+            shown.append((f"{_label(stem)} mean (95% CI)", ("mean", stem)))
+        else:
+            shown.append((_label(col), ("plain", col)))
+    rows = [[_cell(row, how) for _, how in shown] for row in table.rows()]
+    return [h for h, _ in shown], rows
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _cell(row: dict[str, Any], how: tuple[str, str]) -> str:
+    kind, key = how
+    if kind == "rate_kn":
+        return f"{row[f'{key}_k']:,} / {row[f'{key}_n']:,}"
+    if kind == "rate":
+        return fmt_rate(row[f"{key}_rate"], row[f"{key}_lo"], row[f"{key}_hi"])
+    if kind == "mean":
+        return fmt_mean(row[f"{key}_mean"], row[f"{key}_lo"], row[f"{key}_hi"])
+    return fmt_value(row[key])
+
+
+def fmt_rate(value: float | None, lo: float | None, hi: float | None) -> str:
+    """``41.2% (38.0-44.5)``; a dash when there are no trials.
+
+    >>> fmt_rate(0.5, 0.2366, 0.7634)
+    '50.0% (23.7-76.3)'
+    """
+    if value is None or lo is None or hi is None:
+        return "-"
+    return f"{value:.1%} ({lo * 100:.1f}-{hi * 100:.1f})"
+
+
+def fmt_mean(value: float | None, lo: float | None, hi: float | None) -> str:
+    """``+0.123 (+0.050 to +0.196)``.
+
+    >>> fmt_mean(0.25, None, None)
+    '+0.250'
+    """
+    if value is None:
+        return "-"
+    if lo is None or hi is None:
+        return f"{value:+.3f}"
+    return f"{value:+.3f} ({lo:+.3f} to {hi:+.3f})"
+
+
+def fmt_value(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+# --------------------------------------------------------------------------
+# HTML
+
+
+def page(
+    tables: dict[str, Table],
+    charts: dict[str, Path],
+    notes: dict[str, list[str]],
+    db: Path,
+    filters: dict[str, list[str]],
+) -> str:
+    """The whole self-contained HTML page."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        tricklog_version = version("tricklog")
+    except PackageNotFoundError:
+        tricklog_version = "dev"
+    template = Template(files("tricklog_reports").joinpath("report_template.html").read_text("utf-8"))
+    return template.substitute(
+        title="tricklog report: Euchre",
+        version=html.escape(tricklog_version),
+        generated=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        db=html.escape(str(db)),
+        filters=html.escape(_filter_text(filters)),
+        toc="".join(f'<li><a href="#{s.key}">{html.escape(s.title)}</a></li>' for s in SECTIONS),
+        body="\n".join(_html_section(s, tables, charts, notes.get(s.key, [])) for s in SECTIONS),
+    )
+
+
+def _filter_text(filters: dict[str, list[str]]) -> str:
+    parts = [f"{k}: {', '.join(v)}" for k, v in filters.items() if v]
+    return f"Filtered to {'; '.join(parts)}." if parts else "All games in the warehouse."
+
+
+def _html_section(
+    section: Section, tables: dict[str, Table], charts: dict[str, Path], notes: list[str]
+) -> str:
+    out = [f'<section id="{section.key}">', f"<h2>{html.escape(section.title)}</h2>"]
+    out.extend(f'<p class="finding">{html.escape(n)}</p>' for n in notes)
+    for chart, caption in section.charts:
+        out.append(_html_figure(charts[chart], caption))
+    for name, title in section.tables:
+        out.append(_html_table(tables[name], title))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _html_figure(path: Path, caption: str) -> str:
+    """A figure with the PNG embedded; ``data-file`` names the PNG beside the page."""
+    file_name = path.name
+    uri = "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return (
+        f'<figure><img src="{uri}" alt="{html.escape(caption)}" data-file="{html.escape(file_name)}">'
+        f"<figcaption>{html.escape(caption)} (also <code>{html.escape(file_name)}</code>)</figcaption></figure>"
+    )
+
+
+def _html_table(table: Table, title: str) -> str:
+    headers, rows = display(table)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    if rows:
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    else:
+        body = f'<tr><td colspan="{len(headers)}">none</td></tr>'
+    return (
+        f"<h3>{html.escape(title)}</h3>"
+        f'<p class="doc">{html.escape(table.doc)} <code>{table.name}.sql</code>, <code>{table.name}.csv</code></p>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
+# --------------------------------------------------------------------------
+# Markdown
+
+
+def markdown(
+    tables: dict[str, Table],
+    charts: dict[str, Path],
+    notes: dict[str, list[str]],
+    db: Path,
+    filters: dict[str, list[str]],
+) -> str:
+    """The same tables as the page, in Markdown, with the PNGs linked."""
+    out = ["# tricklog report: Euchre", "", f"From `{db}`. {_filter_text(filters)}", ""]
+    for section in SECTIONS:
+        out += [f"## {section.title}", ""]
+        out += [f"> {n}\n" for n in notes.get(section.key, [])]
+        out += [f"![{caption}]({charts[chart].name})\n" for chart, caption in section.charts]
+        for name, title in section.tables:
+            out += [f"### {title}", "", f"{tables[name].doc} (`{name}.sql`)", "", _md_table(tables[name]), ""]
+    return "\n".join(out)
+
+
+def _md_table(table: Table) -> str:
+    headers, rows = display(table)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    if not rows:
+        lines.append("| none |" + " |" * (len(headers) - 1))
+    return "\n".join(lines)
