@@ -1,0 +1,527 @@
+"""Known faults, injected into simulated games to test the validator.
+
+Each fault is one small function that breaks a clean euchre/1 record the way
+a buggy exporter or a careless player would, aiming at exactly one violation
+code of the spec.  Faults that move cards or seats recompute the ``claimed``
+values afterwards, as the buggy exporter would have recorded them, so that the
+fault does not cascade into ``trick_winner``, ``points`` or ``score``.  Every
+candidate is checked by replaying it: a corruption is kept only when the replay
+reports exactly the intended code (generate and verify).
+
+Two codes are about the line rather than the game: ``malformed_json`` (the line
+is truncated or loses a quote) and ``duplicate_game`` (the game comes with the
+id of an earlier one).
+
+>>> from pipeline.games.euchre.simulate import simulate_game
+>>> record = simulate_game(0, seed=1)
+>>> corruption = corrupt_game(record, "renege", random.Random(1), line=1)
+>>> corruption.code, sorted(codes_of(orjson.loads(corruption.text)))
+('renege', ['renege'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from pipeline.games.euchre.cards import EFFECTIVE, parse_card, suit_of
+from pipeline.games.euchre.play import play_hand
+from pipeline.games.euchre.replay import CALLS, replay_game
+from pipeline.games.euchre.rules import Rules
+from pipeline.sources import parse_line
+from pipeline.violations import CODES
+
+Record = dict[str, Any]
+Hand = dict[str, Any]
+#: A fault breaks a copy of a record in place; False when it does not apply to this game.
+FaultFn = Callable[[Record, random.Random], bool]
+
+#: Every code of the spec a fault can produce (``unsupported`` is not a fault).
+FAULT_CODES: tuple[str, ...] = tuple(code for code in CODES if code != "unsupported")
+#: How many candidates are tried for one code on one game before giving up.
+ATTEMPTS = 12
+#: Tokens that are not cards of the 24-card deck.
+BAD_TOKENS = ("QX", "1H", "8S", "JK", "AA", "10", "K")
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    name: str
+    code: str
+    apply: FaultFn
+    #: Recompute the claimed trick winners, points and scores afterwards.
+    reclaim: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Corruption:
+    """A corrupted game as written: which code it must raise, and the line itself."""
+
+    game_id: str
+    code: str
+    fault: str
+    #: The 1-based line of the games file.
+    line: int
+    text: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "code": self.code, "fault": self.fault, "line": self.line}
+
+
+def copy_record(record: Record) -> Record:
+    return orjson.loads(orjson.dumps(record))  # type: ignore[no-any-return]
+
+
+def codes_of(record: Record) -> set[str]:
+    """The violation codes the replay reports for one record."""
+    return {v.code for v in replay_game(record).violations}
+
+
+def reclaim(record: Record) -> None:
+    """Overwrite every claimed value with what the replay finds."""
+    game = replay_game(record)
+    for result in game.hands:
+        claimed = record["hands"][result.index].setdefault("claimed", {})
+        if "trick_winners" in claimed:
+            claimed["trick_winners"] = list(result.winners)
+        claimed["points"] = list(result.points)
+        claimed["score"] = list(result.score)
+    record["final_score"] = list(game.score)
+
+
+# --------------------------------------------------------------------------
+# Choosing where to strike
+
+
+def _played(record: Record) -> list[Hand]:
+    return [h for h in record["hands"] if h.get("tricks")]
+
+
+def _pick_played(record: Record, rng: random.Random) -> Hand | None:
+    hands = _played(record)
+    return rng.choice(hands) if hands else None
+
+
+def _maker_bid(hand: Hand) -> dict[str, Any]:
+    return next(b for b in hand["bids"] if b["call"] != "pass")
+
+
+def _trump(hand: Hand) -> int:
+    call = _maker_bid(hand)["call"]
+    if call == "order":
+        return suit_of(_card(hand["upcard"]))
+    trump = CALLS[call]
+    assert trump is not None
+    return trump
+
+
+def _card(token: str) -> int:
+    card = parse_card(token)
+    assert card is not None
+    return card
+
+
+def _sitting_out(hand: Hand) -> int | None:
+    """The seat that sits out of a played hand, if any."""
+    maker = _maker_bid(hand)
+    if maker.get("alone"):
+        return int((maker["seat"] + 2) % 4)
+    if "defender_alone" in hand:
+        return int((hand["defender_alone"] + 2) % 4)
+    return None
+
+
+# --------------------------------------------------------------------------
+# The faults, one small function each
+
+
+def players_short(record: Record, rng: random.Random) -> bool:
+    """schema: three players for four seats."""
+    del record["players"][rng.randrange(4)]
+    return True
+
+
+def format_wrong(record: Record, rng: random.Random) -> bool:
+    """schema: the format is misspelt."""
+    record["format"] = rng.choice(["euchre/2", "Euchre/1", "euchre"])
+    return True
+
+
+def alone_not_bool(record: Record, rng: random.Random) -> bool:
+    """schema: a bid's ``alone`` is a string."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    rng.choice(hand["bids"])["alone"] = "no"
+    return True
+
+
+def final_score_text(record: Record, rng: random.Random) -> bool:
+    """schema: the final score written as text."""
+    a, b = record["final_score"]
+    record["final_score"] = f"{a}-{b}"
+    return True
+
+
+def bad_kitty_token(record: Record, rng: random.Random) -> bool:
+    """bad_card: a kitty card that is no card of the deck."""
+    hand = rng.choice(record["hands"])
+    hand["kitty"][rng.randrange(len(hand["kitty"]))] = rng.choice(BAD_TOKENS)
+    return True
+
+
+def bad_deal_token(record: Record, rng: random.Random) -> bool:
+    """bad_card: a dealt card garbled (the seat's plays still make sense)."""
+    hand = rng.choice(record["hands"])
+    seat_cards = hand["deal"][rng.randrange(4)]
+    seat_cards[rng.randrange(5)] = rng.choice(BAD_TOKENS)
+    return True
+
+
+def kitty_dealt_twice(record: Record, rng: random.Random) -> bool:
+    """deck: a kitty card that was also dealt to a seat."""
+    hand = rng.choice(record["hands"])
+    hand["kitty"][rng.randrange(len(hand["kitty"]))] = rng.choice(rng.choice(hand["deal"]))
+    return True
+
+
+def kitty_short(record: Record, rng: random.Random) -> bool:
+    """deck: the kitty lost a card."""
+    hand = rng.choice(record["hands"])
+    del hand["kitty"][rng.randrange(len(hand["kitty"]))]
+    return True
+
+
+def _shift_seats(hand: Hand) -> None:
+    """Move every seat of a hand two places on: partners swap, the teams stay."""
+
+    def moved(seat: int) -> int:
+        return (seat + 2) % 4
+
+    hand["dealer"] = moved(hand["dealer"])
+    hand["deal"] = hand["deal"][2:] + hand["deal"][:2]
+    for bid in hand["bids"]:
+        bid["seat"] = moved(bid["seat"])
+    if "defender_alone" in hand:
+        hand["defender_alone"] = moved(hand["defender_alone"])
+    for trick in hand.get("tricks", []):
+        for play in trick:
+            play[0] = moved(play[0])
+    claimed = hand.get("claimed", {})
+    if "trick_winners" in claimed:
+        claimed["trick_winners"] = [moved(s) for s in claimed["trick_winners"]]
+
+
+def dealer_skipped(record: Record, rng: random.Random) -> bool:
+    """dealer_rotation: from some hand on, the deal jumps two seats (scores unchanged)."""
+    hands = record["hands"]
+    if len(hands) < 2:
+        return False
+    for hand in hands[rng.randrange(1, len(hands)) :]:
+        _shift_seats(hand)
+    return True
+
+
+def call_after_bidding(record: Record, rng: random.Random) -> bool:
+    """bid_turn: a pass recorded after trump was made."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    last = hand["bids"][-1]["seat"]
+    hand["bids"].append({"seat": (last + 1) % 4, "call": "pass"})
+    return True
+
+
+def passes_swapped(record: Record, rng: random.Random) -> bool:
+    """bid_turn: two passes recorded in the wrong order."""
+    hand = rng.choice(record["hands"])
+    bids = hand["bids"]
+    pairs = [j for j in range(len(bids) - 1) if bids[j]["call"] == bids[j + 1]["call"] == "pass"]
+    if not pairs:
+        return False
+    j = rng.choice(pairs)
+    bids[j]["seat"], bids[j + 1]["seat"] = bids[j + 1]["seat"], bids[j]["seat"]
+    return True
+
+
+def pass_alone(record: Record, rng: random.Random) -> bool:
+    """bid_illegal: a seat passed and declared alone."""
+    hand = rng.choice(record["hands"])
+    passes = [b for b in hand["bids"] if b["call"] == "pass"]
+    if not passes:
+        return False
+    rng.choice(passes)["alone"] = True
+    return True
+
+
+def maker_team_defends_alone(record: Record, rng: random.Random) -> bool:
+    """bid_illegal: a maker's partner recorded as the lone defender."""
+    hands = [h for h in _played(record) if "defender_alone" not in h]
+    if not hands:
+        return False
+    hand = rng.choice(hands)
+    hand["defender_alone"] = (_maker_bid(hand)["seat"] + 2) % 4
+    return True
+
+
+def discard_without_pickup(record: Record, rng: random.Random) -> bool:
+    """discard: a discard recorded although trump was named in round two."""
+    hands = [h for h in _played(record) if "discard" not in h]
+    if not hands:
+        return False
+    hand = rng.choice(hands)
+    hand["discard"] = rng.choice(hand["deal"][hand["dealer"]])
+    return True
+
+
+def discard_missing(record: Record, rng: random.Random) -> bool:
+    """discard: the dealer picked the upcard up, but no discard is recorded."""
+    hands = [h for h in record["hands"] if "discard" in h]
+    if not hands:
+        return False
+    del rng.choice(hands)["discard"]
+    return True
+
+
+def wrong_first_leader(record: Record, rng: random.Random) -> bool:
+    """lead: a trick led by the next seat (the plays rotated by one)."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    trick = rng.choice(hand["tricks"])
+    trick.append(trick.pop(0))
+    return True
+
+
+def followers_swapped(record: Record, rng: random.Random) -> bool:
+    """play_turn: two seats after the leader play in the wrong order."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    trick = rng.choice(hand["tricks"])
+    k = rng.randrange(1, len(trick) - 1)
+    trick[k], trick[k + 1] = trick[k + 1], trick[k]
+    return True
+
+
+def kitty_card_played(record: Record, rng: random.Random) -> bool:
+    """not_held: in the last trick a seat plays a card that lay in the kitty."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    trump = _trump(hand)
+    play = rng.choice(hand["tricks"][-1][1:])
+    suit = EFFECTIVE[trump][_card(play[1])]
+    same = [t for t in hand["kitty"] if EFFECTIVE[trump][_card(t)] == suit]
+    play[1] = rng.choice(same or hand["kitty"])
+    return True
+
+
+def card_played_twice(record: Record, rng: random.Random) -> bool:
+    """not_held: in the last trick a seat plays again a card it played before."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    play = rng.choice(hand["tricks"][-1][1:])
+    before = [c for trick in hand["tricks"][:-1] for s, c in trick if s == play[0]]
+    play[1] = rng.choice(before)
+    return True
+
+
+def cards_swapped_between_tricks(record: Record, rng: random.Random) -> bool:
+    """renege: a seat plays off-suit early and the card that followed suit later."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    trump = _trump(hand)
+    tricks = hand["tricks"]
+    t1 = rng.randrange(len(tricks) - 1)
+    led = EFFECTIVE[trump][_card(tricks[t1][0][1])]
+    early = [p for p in tricks[t1][1:] if EFFECTIVE[trump][_card(p[1])] == led]
+    if not early:
+        return False
+    first = rng.choice(early)
+    later = [p for trick in tricks[t1 + 1 :] for p in trick if p[0] == first[0]]
+    second = rng.choice([p for p in later if EFFECTIVE[trump][_card(p[1])] != led] or later)
+    first[1], second[1] = second[1], first[1]
+    return True
+
+
+def partner_of_lone_plays(record: Record, rng: random.Random) -> bool:
+    """sitting_out: the partner of a lone player plays a card to the last trick."""
+    hands = [h for h in _played(record) if _sitting_out(h) is not None]
+    if not hands:
+        return False
+    hand = rng.choice(hands)
+    seat = _sitting_out(hand)
+    assert seat is not None
+    hand["tricks"][-1].append([seat, rng.choice(hand["deal"][seat])])
+    return True
+
+
+def wrong_trick_winner(record: Record, rng: random.Random) -> bool:
+    """trick_winner: the log names the wrong seat as a trick's winner."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    winners = hand["claimed"]["trick_winners"]
+    t = rng.randrange(len(winners))
+    seats = [s for s, _ in hand["tricks"][t] if s != winners[t]]
+    winners[t] = rng.choice(seats)
+    return True
+
+
+def wrong_points(record: Record, rng: random.Random) -> bool:
+    """points: the log claims a point too many for a played hand."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    hand["claimed"]["points"][rng.randrange(2)] += 1
+    return True
+
+
+def wrong_running_score(record: Record, rng: random.Random) -> bool:
+    """score: one hand's running score is off by one (the next ones are right again)."""
+    hand = rng.choice(record["hands"])
+    hand["claimed"]["score"][rng.randrange(2)] += rng.choice([-1, 1])
+    return True
+
+
+def wrong_final_score(record: Record, rng: random.Random) -> bool:
+    """score: the final score claims a point too many."""
+    record["final_score"][rng.randrange(2)] += 1
+    return True
+
+
+def hand_after_game_end(record: Record, rng: random.Random) -> bool:
+    """game_over: one more hand played after a team reached the target, claimed consistently."""
+    rules = Rules.from_record(record.get("rules"))
+    hands = record["hands"]
+    extra = play_hand(rules, (hands[-1]["dealer"] + 1) % 4, rng)
+    score = [a + b for a, b in zip(record["final_score"], extra.points, strict=True)]
+    extra.record["claimed"]["score"] = score
+    hands.append(extra.record)
+    record["final_score"] = list(score)
+    return True
+
+
+FAULTS: tuple[Fault, ...] = (
+    Fault("players_short", "schema", players_short),
+    Fault("format_wrong", "schema", format_wrong),
+    Fault("alone_not_bool", "schema", alone_not_bool),
+    Fault("final_score_text", "schema", final_score_text),
+    Fault("bad_kitty_token", "bad_card", bad_kitty_token),
+    Fault("bad_deal_token", "bad_card", bad_deal_token),
+    Fault("kitty_dealt_twice", "deck", kitty_dealt_twice),
+    Fault("kitty_short", "deck", kitty_short),
+    Fault("dealer_skipped", "dealer_rotation", dealer_skipped),
+    Fault("call_after_bidding", "bid_turn", call_after_bidding),
+    Fault("passes_swapped", "bid_turn", passes_swapped),
+    Fault("pass_alone", "bid_illegal", pass_alone),
+    Fault("maker_team_defends_alone", "bid_illegal", maker_team_defends_alone),
+    Fault("discard_without_pickup", "discard", discard_without_pickup),
+    Fault("discard_missing", "discard", discard_missing),
+    Fault("wrong_first_leader", "lead", wrong_first_leader, reclaim=True),
+    Fault("followers_swapped", "play_turn", followers_swapped),
+    Fault("kitty_card_played", "not_held", kitty_card_played, reclaim=True),
+    Fault("card_played_twice", "not_held", card_played_twice, reclaim=True),
+    Fault("cards_swapped_between_tricks", "renege", cards_swapped_between_tricks, reclaim=True),
+    Fault("partner_of_lone_plays", "sitting_out", partner_of_lone_plays),
+    Fault("wrong_trick_winner", "trick_winner", wrong_trick_winner),
+    Fault("wrong_points", "points", wrong_points),
+    Fault("wrong_running_score", "score", wrong_running_score),
+    Fault("wrong_final_score", "score", wrong_final_score),
+    Fault("hand_after_game_end", "game_over", hand_after_game_end),
+)
+FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
+    code: tuple(f for f in FAULTS if f.code == code) for code in FAULT_CODES
+}
+
+
+# --------------------------------------------------------------------------
+# Applying faults
+
+
+def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record] | None:
+    """A copy of ``record`` broken so that the replay reports exactly ``code``, or None."""
+    faults = FAULTS_BY_CODE[code]
+    for _ in range(ATTEMPTS):
+        fault = rng.choice(faults)
+        candidate = copy_record(record)
+        if not fault.apply(candidate, rng):
+            continue
+        if fault.reclaim:
+            reclaim(candidate)
+        if codes_of(candidate) == {code}:
+            return fault, candidate
+    return None
+
+
+def malformed_line(record: Record, rng: random.Random) -> tuple[str, bytes]:
+    """A line that is no JSON object: cut short, or missing a quote."""
+    text = orjson.dumps(record)
+    if rng.random() < 0.5:
+        return "truncated_line", text[: rng.randrange(1, len(text) - 1)]
+    quotes = [i for i, byte in enumerate(text) if byte == ord('"')]
+    cut = rng.choice(quotes)
+    return "missing_quote", text[:cut] + text[cut + 1 :]
+
+
+def corrupt_game(
+    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
+) -> Corruption | None:
+    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+
+    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
+    """
+    game_id = record["game_id"]
+    if code == "malformed_json":
+        fault_name, text = malformed_line(record, rng)
+        if parse_line("", line, text).record is not None:
+            return None
+        return Corruption(game_id, code, fault_name, line, text)
+    if code == "duplicate_game":
+        if previous_id is None or previous_id == game_id:
+            return None
+        copy = copy_record(record)
+        copy["game_id"] = previous_id
+        return Corruption(previous_id, code, "game_id_reused", line, orjson.dumps(copy))
+    found = corrupt_record(record, code, rng)
+    if found is None:
+        return None
+    fault, broken = found
+    return Corruption(game_id, code, fault.name, line, orjson.dumps(broken))
+
+
+class CorruptionPlanner:
+    """Deals the codes out in turn, so that every code appears once enough games are hit.
+
+    A code that does not fit a game (no lone hand for ``sitting_out``) waits for
+    the next game.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.queue: deque[str] = deque()
+        self.previous_id: str | None = None
+
+    def saw_clean(self, game_id: str) -> None:
+        """Remember a game written unchanged: ``duplicate_game`` reuses its id."""
+        self.previous_id = game_id
+
+    def corrupt(self, record: Record, *, line: int) -> Corruption | None:
+        if not self.queue:
+            codes = list(FAULT_CODES)
+            self.rng.shuffle(codes)
+            self.queue.extend(codes)
+        for code in list(self.queue):
+            corruption = corrupt_game(record, code, self.rng, line=line, previous_id=self.previous_id)
+            if corruption is not None:
+                self.queue.remove(code)
+                return corruption
+        return None

@@ -1,0 +1,254 @@
+"""One hand, and one game, of Euchre played by the bots, written as euchre/1.
+
+The flow follows the rules of the record's preset: a deal of five each, two
+rounds of bidding from the dealer's left (stick the dealer, or an all-pass
+throw-in), the dealer's pick-up and discard, a lone defender where allowed,
+five tricks led as the replay expects, and the points of ``hand_points``.
+The bots (:mod:`bots`) make every choice; the rules come from :mod:`cards`,
+:mod:`rules` and the replay's own helpers, never from a second copy.
+
+>>> import random
+>>> from pipeline.games.euchre.replay import replay_game
+>>> game = play_game(PRESETS["pagat"], "demo-0", ["ana", "ben", "cleo", "dev"], random.Random(7))
+>>> replay = replay_game(game)
+>>> replay.violations, replay.ended_at == len(game["hands"]) - 1, max(game["final_score"]) >= 10
+([], True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pipeline.games.euchre import bots
+from pipeline.games.euchre.cards import (
+    JOKER,
+    NUM_CARDS,
+    bit,
+    card_name,
+    cards_in,
+    deck_mask,
+    suit_of,
+    trick_winner_index,
+)
+from pipeline.games.euchre.replay import (
+    NINES_AND_TENS,
+    HandResult,
+    _first_leader,
+    _sitting_out_seats,
+    team_of,
+)
+from pipeline.games.euchre.rules import PRESETS, Rules, hand_points
+
+__all__ = ["PRESETS", "Contract", "HandPlay", "play_game", "play_hand"]
+
+#: Card names by int, for writing records.
+NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
+#: A game that has not ended after this many hands is a bug, not bad luck.
+MAX_HANDS = 500
+
+
+@dataclass(slots=True)
+class Contract:
+    """Who made trump, how, and who is alone."""
+
+    maker: int
+    trump: int
+    round: int
+    alone: bool
+    defender_alone: int | None = None
+
+
+@dataclass(slots=True)
+class HandPlay:
+    """A simulated hand: its record (without the claimed score) and its points."""
+
+    record: dict[str, Any]
+    points: tuple[int, int]
+    contract: Contract | None
+
+
+@cache
+def _deck_cards(size: int) -> tuple[int, ...]:
+    return tuple(cards_in(deck_mask(size)))
+
+
+@cache
+def _not_in_deck(size: int) -> int:
+    return ~deck_mask(size) & ((1 << NUM_CARDS) - 1)
+
+
+def _shuffled(cards: tuple[int, ...], rng: random.Random) -> list[int]:
+    """A uniformly random order (sorting by random keys is cheaper than ``rng.shuffle``)."""
+    return sorted(cards, key=lambda _card: rng.random())
+
+
+def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
+    """Deal, bid and play one hand; the record lacks only ``claimed.score``."""
+    deck = _shuffled(_deck_cards(rules.deck), rng)
+    deal = [deck[5 * s : 5 * s + 5] for s in range(4)]
+    upcard = deck[20]
+    record: dict[str, Any] = {
+        "dealer": dealer,
+        "deal": [[NAMES[c] for c in cards] for cards in deal],
+        "upcard": NAMES[upcard],
+        "kitty": [NAMES[c] for c in deck[21:]],
+    }
+    hands = [sum(bit(c) for c in cards) for cards in deal]
+    if rules.farmers_hand and any((h & NINES_AND_TENS).bit_count() >= 4 for h in hands):
+        return _thrown_in(record, "farmers_hand", [])
+    bids, contract = _bidding(rules, hands, dealer, upcard, rng)
+    if contract is None:
+        return _thrown_in(record, "all_passed", bids)
+    record["bids"] = bids
+    gone = _not_in_deck(rules.deck)
+    if _dealer_picks_up(rules, dealer, contract):
+        discard = _pick_up(hands, dealer, upcard, contract.trump)
+        record["discard"] = NAMES[discard]
+    else:
+        gone |= bit(upcard)
+    if rules.defend_alone:
+        contract.defender_alone = _lone_defender(hands, contract)
+        if contract.defender_alone is not None:
+            record["defender_alone"] = contract.defender_alone
+    tricks, winners, points = _play_tricks(rules, hands, dealer, contract, gone)
+    record["tricks"] = tricks
+    record["claimed"] = {"trick_winners": winners, "points": list(points)}
+    return HandPlay(record, points, contract)
+
+
+def _thrown_in(record: dict[str, Any], reason: str, bids: list[dict[str, Any]]) -> HandPlay:
+    record["bids"] = bids
+    record["thrown_in"] = reason
+    record["claimed"] = {"points": [0, 0]}
+    return HandPlay(record, (0, 0), None)
+
+
+def _bidding(
+    rules: Rules, hands: list[int], dealer: int, upcard: int, rng: random.Random
+) -> tuple[list[dict[str, Any]], Contract | None]:
+    """Two rounds of calls from the dealer's left: the bids spoken and the contract, if any.
+
+    Each seat judges its hand with a little noise, as people do.
+    """
+    bids: list[dict[str, Any]] = []
+    turned = None if upcard == JOKER else suit_of(upcard)
+    seats = [(dealer + i) % 4 for i in range(1, 5)]
+    if turned is not None:
+        for seat in seats:
+            strength = bots.round_one_strength(hands[seat], seat, dealer, upcard, turned)
+            judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
+            if judged >= (bots.DEALER_ORDER_AT if seat == dealer else bots.ORDER_AT):
+                alone = rules.allow_alone and bots.goes_alone(hands[seat], turned, strength)
+                return _call(bids, seat, "order", alone), Contract(seat, turned, 1, alone)
+            bids.append({"seat": seat, "call": "pass"})
+    for seat in seats:
+        suit, strength = bots.best_named_suit(hands[seat], seat, dealer, turned)
+        judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
+        stuck = rules.stick_the_dealer and seat == dealer
+        if judged >= bots.NAME_AT or stuck:
+            alone = rules.allow_alone and bots.goes_alone(hands[seat], suit, strength)
+            return _call(bids, seat, "CDHS"[suit], alone), Contract(seat, suit, 2, alone)
+        bids.append({"seat": seat, "call": "pass"})
+    return bids, None
+
+
+def _call(bids: list[dict[str, Any]], seat: int, call: str, alone: bool) -> list[dict[str, Any]]:
+    bids.append({"seat": seat, "call": call, "alone": True} if alone else {"seat": seat, "call": call})
+    return bids
+
+
+def _dealer_picks_up(rules: Rules, dealer: int, contract: Contract) -> bool:
+    """After an order-up the dealer takes the upcard (unless the partner's lone hand forbids it)."""
+    if contract.round != 1:
+        return False
+    partner_alone = contract.alone and contract.maker == (dealer + 2) % 4
+    return not partner_alone or rules.dealer_picks_up_when_partner_alone
+
+
+def _pick_up(hands: list[int], dealer: int, upcard: int, trump: int) -> int:
+    six = hands[dealer] | bit(upcard)
+    discard = bots.choose_discard(six, trump, upcard)
+    hands[dealer] = six & ~bit(discard)
+    return discard
+
+
+def _lone_defender(hands: list[int], contract: Contract) -> int | None:
+    for step in (1, 3):
+        seat = (contract.maker + step) % 4
+        if bots.defends_alone(hands[seat], contract.trump):
+            return seat
+    return None
+
+
+def _play_tricks(
+    rules: Rules, hands: list[int], dealer: int, contract: Contract, gone: int
+) -> tuple[list[list[list[Any]]], list[int], tuple[int, int]]:
+    """Five tricks: the plays as recorded, the winners and the hand's points by team."""
+    result = HandResult(0, dealer, maker=contract.maker, alone=contract.alone)
+    result.defender_alone = contract.defender_alone
+    out = _sitting_out_seats(result)
+    leader = _first_leader(rules, result, out)
+    active = [s for s in range(4) if s not in out]
+    following = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
+    table = bots.Table(contract.trump, contract.maker, hands, gone, out)
+    tricks: list[list[list[Any]]] = []
+    winners: list[int] = []
+    maker_team = team_of(contract.maker)
+    maker_tricks = 0
+    trump = contract.trump
+    for _ in range(5):
+        plays: list[tuple[int, int]] = []
+        seat = leader
+        for _ in active:
+            card = bots.choose_card(table, seat, plays)
+            hands[seat] ^= 1 << card
+            plays.append((seat, card))
+            seat = following[seat]
+        cards = [card for _, card in plays]
+        table.gone |= sum(1 << card for card in cards)
+        leader = plays[trick_winner_index(cards, trump)][0]
+        winners.append(leader)
+        maker_tricks += team_of(leader) == maker_team
+        tricks.append([[seat, NAMES[card]] for seat, card in plays])
+    makers, defenders = hand_points(rules, maker_tricks, contract.alone, contract.defender_alone is not None)
+    points = (makers, defenders) if maker_team == 0 else (defenders, makers)
+    return tricks, winners, points
+
+
+def play_game(
+    rules: Rules,
+    game_id: str,
+    players: list[str],
+    rng: random.Random,
+    *,
+    started_at: str | None = None,
+    source: str = "tricklog-simulate",
+) -> dict[str, Any]:
+    """A whole game from a random first dealer until a team reaches the target."""
+    record: dict[str, Any] = {
+        "format": "euchre/1",
+        "game_id": game_id,
+        "players": players,
+        "rules": {"preset": rules.preset},
+        "source": source,
+    }
+    if started_at is not None:
+        record["started_at"] = started_at
+    dealer = rng.randrange(4)
+    score = [0, 0]
+    hands: list[dict[str, Any]] = []
+    while max(score) < rules.target:
+        if len(hands) >= MAX_HANDS:
+            raise RuntimeError(f"{game_id}: no team reached {rules.target} in {MAX_HANDS} hands")
+        hand = play_hand(rules, dealer, rng)
+        score[0] += hand.points[0]
+        score[1] += hand.points[1]
+        hand.record["claimed"]["score"] = list(score)
+        hands.append(hand.record)
+        dealer = (dealer + 1) % 4
+    record["hands"] = hands
+    record["final_score"] = score
+    return record
