@@ -238,8 +238,10 @@ def call_after_bidding(record: Record, rng: random.Random) -> bool:
 
 
 def passes_swapped(record: Record, rng: random.Random) -> bool:
-    """bid_turn: two passes recorded in the wrong order."""
-    hand = rng.choice(record["hands"])
+    """bid_turn: two passes before the call recorded in the wrong order."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
     bids = hand["bids"]
     pairs = [j for j in range(len(bids) - 1) if bids[j]["call"] == bids[j + 1]["call"] == "pass"]
     if not pairs:
@@ -250,8 +252,10 @@ def passes_swapped(record: Record, rng: random.Random) -> bool:
 
 
 def pass_alone(record: Record, rng: random.Random) -> bool:
-    """bid_illegal: a seat passed and declared alone."""
-    hand = rng.choice(record["hands"])
+    """bid_illegal: a seat passed and declared alone before trump was made."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
     passes = [b for b in hand["bids"] if b["call"] == "pass"]
     if not passes:
         return False
@@ -347,7 +351,10 @@ def cards_swapped_between_tricks(record: Record, rng: random.Random) -> bool:
         return False
     first = rng.choice(early)
     later = [p for trick in tricks[t1 + 1 :] for p in trick if p[0] == first[0]]
-    second = rng.choice([p for p in later if EFFECTIVE[trump][_card(p[1])] != led] or later)
+    off_suit = [p for p in later if EFFECTIVE[trump][_card(p[1])] != led]
+    if not off_suit:
+        return False
+    second = rng.choice(off_suit)
     first[1], second[1] = second[1], first[1]
     return True
 

@@ -1,0 +1,204 @@
+"""The simulator and its injected faults, checked against the replay.
+
+Simulated games of every preset must replay clean; every fault must be
+reported with its code (and a kept corruption with that code only); the same
+seed must give the same bytes; and the bots must play like people: about one
+contract in six euchred, most trumps made in round one, lone hands rare.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.games.euchre.corrupt import (
+    FAULT_CODES,
+    FAULTS,
+    Fault,
+    codes_of,
+    copy_record,
+    corrupt_game,
+    reclaim,
+)
+from pipeline.games.euchre.replay import replay_game
+from pipeline.games.euchre.rules import PRESETS
+from pipeline.games.euchre.simulate import (
+    corruptions_path_for,
+    simulate_game,
+    simulate_games,
+    write_simulation,
+)
+from pipeline.sources import parse_line
+from pipeline.violations import CODES, TricklogError
+
+SEEDS = st.integers(min_value=0, max_value=2**32)
+PRESET_NAMES = st.sampled_from([*PRESETS, "mixed"])
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --------------------------------------------------------------------------
+# Clean games
+
+
+@FAST
+@given(seed=SEEDS, preset=PRESET_NAMES, n=st.integers(min_value=0, max_value=50))
+def test_simulated_games_replay_clean(seed: int, preset: str, n: int) -> None:
+    record = simulate_game(n, seed=seed, preset=preset)
+    game = replay_game(record)
+    assert game.violations == []
+    assert game.ended_at == len(record["hands"]) - 1
+    assert list(game.score) == record["final_score"]
+    assert game.rules is not None and max(game.score) >= game.rules.target
+
+
+@FAST
+@given(seed=SEEDS, preset=st.sampled_from(list(PRESETS)))
+def test_records_carry_every_field(seed: int, preset: str) -> None:
+    record = simulate_game(0, seed=seed, preset=preset)
+    assert record["format"] == "euchre/1"
+    assert record["game_id"] == f"sim-{seed}-0"
+    assert record["rules"] == {"preset": preset}
+    assert record["source"] == "tricklog-simulate"
+    assert record["started_at"].endswith("Z")
+    assert len(set(record["players"])) == 4
+    for hand in record["hands"]:
+        assert {"dealer", "deal", "upcard", "kitty", "bids", "claimed"} <= hand.keys()
+        assert ("tricks" in hand) != ("thrown_in" in hand)
+        assert "score" in hand["claimed"] and "points" in hand["claimed"]
+
+
+def test_mixed_rotates_the_presets() -> None:
+    presets = [g["rules"]["preset"] for g in simulate_games(6, seed=1, preset="mixed")]
+    assert presets == ["cards4net", "pagat", "french"] * 2
+
+
+def test_unknown_preset_is_refused() -> None:
+    with pytest.raises(TricklogError, match="unknown preset 'bridge'"):
+        next(simulate_games(1, preset="bridge"))
+
+
+# --------------------------------------------------------------------------
+# Faults
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f.name)
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, preset=st.sampled_from(list(PRESETS)))
+def test_every_fault_is_reported_with_its_code(fault: Fault, seed: int, preset: str) -> None:
+    record = simulate_game(0, seed=seed, preset=preset)
+    broken = copy_record(record)
+    if not fault.apply(broken, random.Random(seed)):
+        return  # the fault does not fit this game (say, no lone hand)
+    if fault.reclaim:
+        reclaim(broken)
+    assert fault.code in codes_of(broken)
+
+
+@pytest.mark.parametrize("code", FAULT_CODES)
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, preset=st.sampled_from(list(PRESETS)))
+def test_a_kept_corruption_raises_exactly_its_code(code: str, seed: int, preset: str) -> None:
+    record = simulate_game(1, seed=seed, preset=preset)
+    corruption = corrupt_game(record, code, random.Random(seed), line=2, previous_id=f"sim-{seed}-0")
+    if corruption is None:
+        return
+    assert corruption.code == code
+    assert _codes_of_line(corruption.text, seen={f"sim-{seed}-0"}) == {code}
+
+
+def test_fault_codes_are_every_spec_code_but_unsupported() -> None:
+    assert set(FAULT_CODES) == set(CODES) - {"unsupported"}
+    assert {f.code for f in FAULTS} | {"malformed_json", "duplicate_game"} == set(FAULT_CODES)
+
+
+def _codes_of_line(text: bytes, seen: set[str]) -> set[str]:
+    """What a validator reports for one line, given the game ids seen before it."""
+    item = parse_line("t.jsonl", 1, text)
+    if item.record is None:
+        return {v.code for v in item.violations}
+    codes = codes_of(item.record)
+    if item.record.get("game_id") in seen:
+        codes.add("duplicate_game")
+    return codes
+
+
+# --------------------------------------------------------------------------
+# Files
+
+
+def _validate(path: Path) -> set[tuple[int, str]]:
+    """(line, code) for every violation of a games file."""
+    found: set[tuple[int, str]] = set()
+    seen: set[str] = set()
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        found |= {(number, code) for code in _codes_of_line(line, seen)}
+        item = parse_line(str(path), number, line)
+        if item.record is not None:
+            seen.add(item.record["game_id"])
+    return found
+
+
+def test_corrupted_file_reports_exactly_its_corruptions(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    result = write_simulation(path, 120, seed=4, preset="mixed", corrupt_rate=0.3)
+    assert result.games == 120 and result.corruptions_path == corruptions_path_for(path)
+    entries: list[dict[str, Any]] = orjson.loads(result.corruptions_path.read_bytes())
+    assert entries == [c.to_json() for c in result.corruptions]
+    assert {e["code"] for e in entries} == set(FAULT_CODES)
+    assert _validate(path) == {(e["line"], e["code"]) for e in entries}
+
+
+def test_same_seed_same_bytes(tmp_path: Path) -> None:
+    a, b, c = (tmp_path / f"{name}.jsonl" for name in "abc")
+    write_simulation(a, 30, seed=9, preset="mixed", corrupt_rate=0.2)
+    write_simulation(b, 30, seed=9, preset="mixed", corrupt_rate=0.2)
+    write_simulation(c, 30, seed=10, preset="mixed", corrupt_rate=0.2)
+    assert a.read_bytes() == b.read_bytes()
+    assert corruptions_path_for(a).read_bytes() == corruptions_path_for(b).read_bytes()
+    assert a.read_bytes() != c.read_bytes()
+
+
+def test_no_corruption_map_without_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "clean.jsonl"
+    result = write_simulation(path, 5, seed=0, preset="pagat")
+    assert result.corruptions == [] and result.corruptions_path is None
+    assert not corruptions_path_for(path).exists()
+    assert _validate(path) == set()
+
+
+# --------------------------------------------------------------------------
+# Statistics: the bots play like people
+
+
+def _hand_stats(records: list[dict[str, Any]]) -> Counter[str]:
+    stats: Counter[str] = Counter()
+    for record in records:
+        for hand in record["hands"]:
+            if "thrown_in" in hand:
+                stats["thrown_in"] += 1
+                continue
+            call = next(b for b in hand["bids"] if b["call"] != "pass")
+            team = call["seat"] % 2
+            tricks = sum(w % 2 == team for w in hand["claimed"]["trick_winners"])
+            stats["contracts"] += 1
+            stats["round_one"] += call["call"] == "order"
+            stats["euchred"] += tricks < 3
+            stats["alone"] += bool(call.get("alone"))
+            stats["defender_alone"] += "defender_alone" in hand
+    return stats
+
+
+def test_bots_play_like_people() -> None:
+    stats = _hand_stats(list(simulate_games(2000, seed=2024, preset="mixed")))
+    contracts = stats["contracts"]
+    assert 0.10 <= stats["euchred"] / contracts <= 0.25
+    assert stats["round_one"] / contracts > 0.5
+    assert 0 < stats["alone"] / contracts < 0.05
+    assert 0 < stats["defender_alone"] / contracts < 0.01
