@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.games.euchre.cards import (
+    CARD_CODES,
     EFFECTIVE,
     JOKER,
     POWER,
@@ -52,6 +53,19 @@ GAME_FIELDS = frozenset(
 ) | {"initial_score", "origin"}  # tricklog's own: a game picked up part way, an imported game
 _NINES_AND_TENS = [bit(s * 8 + RANKS.index(r)) for s in range(4) for r in "9T"]
 NINES_AND_TENS = sum(_NINES_AND_TENS)
+
+
+DECKS = {size: deck_mask(size) for size in (24, 25, 32)}
+#: Per deck size, every accepted spelling of its cards (and "??"): one dict lookup a card.
+DECK_TOKENS: dict[int, dict[str, int]] = {
+    size: {t: c for t, c in CARD_CODES.items() if c == UNKNOWN or mask >> c & 1}
+    for size, mask in DECKS.items()
+}
+#: For each set of active seats, the order of play from each leader.
+PLAY_ORDER: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
+    active: tuple(tuple(s for s in ((lead + i) % 4 for i in range(4)) if s in active) for lead in range(4))
+    for active in (tuple(s for s in range(4) if m >> s & 1) for m in range(16))
+}
 
 
 def team_of(seat: int) -> int:
@@ -273,6 +287,7 @@ class _Hand:
         "result",
         "rules",
         "slots",
+        "tokens",
         "unsure_holding",
     )
 
@@ -280,7 +295,8 @@ class _Hand:
         self.ctx = ctx
         self.rules = rules
         self.index = index
-        self.deck = deck_mask(rules.deck)
+        self.deck = DECKS[rules.deck]
+        self.tokens = DECK_TOKENS[rules.deck]
         self.result = HandResult(index, dealer)
         #: Known cards each seat still holds, and how many unknown ones.
         self.held = [0, 0, 0, 0]
@@ -298,6 +314,13 @@ class _Hand:
 
     def card(self, token: object, path: str, *, unknown_ok: bool = True) -> int | None:
         """Parse a card token, reporting a bad one; None when it is unusable."""
+        card = self.tokens.get(token) if type(token) is str else None
+        if card is not None and (card != UNKNOWN or unknown_ok):
+            return card
+        return self.bad_card(token, path, unknown_ok)
+
+    def bad_card(self, token: object, path: str, unknown_ok: bool) -> int | None:
+        """The slow path of :meth:`card`: odd spellings, and tokens to report."""
         card = parse_card(token)
         if card is None:
             self.add("bad_card", path, f"{token!r} is not a card")
@@ -369,17 +392,21 @@ def _read_deal(state: _Hand, deal: object, seen: int) -> int:
         state.add("deck", ".deal", f"deal must give 5 cards to each of 4 seats, not {counts}")
         return seen
     known_all = True
+    tokens = state.tokens
+    held = state.held
     for seat, cards in enumerate(deal):
         for k, token in enumerate(cards):
-            card = state.card(token, f".deal[{seat}][{k}]")
+            card = tokens.get(token) if type(token) is str else None
+            if card is None:
+                card = state.bad_card(token, f".deal[{seat}][{k}]", True)
             if card is None or card == UNKNOWN:
                 known_all = False
                 continue
             if seen >> card & 1:
                 state.add("deck", f".deal[{seat}][{k}]", f"{card_name(card)} is dealt twice")
                 continue
-            seen |= bit(card)
-            state.held[seat] |= bit(card)
+            seen |= 1 << card
+            held[seat] |= 1 << card
             state.slots[seat] -= 1
     state.result.deal_known = known_all
     return seen
@@ -696,9 +723,6 @@ def _play_phase(state: _Hand, hand: dict[str, Any]) -> None:
     plays = _read_plays(state, tricks)
     if plays is None:
         return
-    for seat, card in (p for trick in plays for p in trick):
-        if card is not None:
-            state.later[seat] |= bit(card)
     out = _sitting_out_seats(result)
     active = tuple(s for s in range(4) if s not in out)
     leader = _first_leader(state.rules, result, out)
@@ -721,17 +745,26 @@ def _play_phase(state: _Hand, hand: dict[str, Any]) -> None:
 
 
 def _read_plays(state: _Hand, tricks: list[Any]) -> list[list[tuple[int, int | None]]] | None:
+    """The plays as (seat, card); fills ``state.later`` with every card each seat plays."""
     out: list[list[tuple[int, int | None]]] = []
+    tokens = state.tokens
+    later = state.later
     for t, trick in enumerate(tricks):
-        if not isinstance(trick, list):
+        if type(trick) is not list:
             state.add("schema", f".tricks[{t}]", "a trick is a list of [seat, card] plays")
             return None
         plays: list[tuple[int, int | None]] = []
         for k, play in enumerate(trick):
-            if not (isinstance(play, list) and len(play) == 2 and _is_seat(play[0])):
+            if not (type(play) is list and len(play) == 2 and type(play[0]) is int and 0 <= play[0] <= 3):
                 state.add("schema", f".tricks[{t}][{k}]", f"a play is [seat, card], not {play!r}")
                 return None
-            plays.append((play[0], state.card(play[1], f".tricks[{t}][{k}][1]", unknown_ok=False)))
+            seat, token = play
+            card = tokens.get(token) if type(token) is str else None
+            if card is None or card == UNKNOWN:
+                card = state.bad_card(token, f".tricks[{t}][{k}][1]", False)
+            if card is not None:
+                later[seat] |= 1 << card
+            plays.append((seat, card))
         out.append(plays)
     return out
 
@@ -744,53 +777,59 @@ def _play_trick(
     active: tuple[int, ...],
     out: tuple[int, ...],
 ) -> tuple[int | None, int]:
-    """Replay one trick; returns its winner (None if it cannot be told) and active plays."""
+    """Replay one trick; returns its winner (None if it cannot be told) and active plays.
+
+    The common case (the right seat, a card it holds, suit followed) costs a few
+    bit operations a card; every irregularity goes to a function that reports it.
+    """
     result = state.result
     trump = result.trump
     assert trump is not None
+    effective = EFFECTIVE[trump]
+    held = state.held
+    later = state.later
     result.leaders.append(trick[0][0] if trick else leader)
     cards: list[int] = []
     seats: list[int] = []
-    led: int | None = None
-    recorded: list[tuple[int, int]] = []
+    led = -1
+    follow = 0
+    order = PLAY_ORDER[active][leader]
     for k, (seat, card) in enumerate(trick):
-        path = f".tricks[{t}][{k}]"
-        if seat in out:
-            state.add(
-                "sitting_out", path, f"trick {t}: seat {seat} played, but sits out: its partner went alone"
-            )
+        if seat in out or seat in seats:
+            _report_extra_play(state, t, k, seat, out)
             continue
-        if seat in seats:
-            state.add("play_turn", path, f"trick {t}: seat {seat} played a second card")
-            continue
-        expected = _next_to_play(leader, seats, active)
-        if seat != expected:
+        n = len(seats)
+        if n >= len(order) or seat != order[n]:
+            expected = _next_to_play(leader, seats, active)
+            if seat != expected:
+                _report_turn(state, t, k, seat, expected, first=not seats)
             if not seats:
-                why = "won the previous trick" if t else "leads first under these rules"
-                state.add("lead", path, f"trick {t}: seat {seat} led; seat {expected} {why}")
-            else:
-                state.add(
-                    "play_turn",
-                    path,
-                    f"trick {t}: seat {seat} played out of turn; it was seat {expected}'s turn",
-                )
-        if not seats:
-            leader = seat
+                leader = seat
+                order = PLAY_ORDER[active][leader]
         if card is None:
             return None, len(seats)
-        recorded.append((seat, card))
-        _take_card(state, t, path, seat, card)
-        if led is None:
-            led = EFFECTIVE[trump][card]
+        mask = 1 << card
+        later[seat] &= ~mask
+        if held[seat] & mask:
+            held[seat] ^= mask
         else:
-            _check_follow(state, t, path, seat, card, led)
+            _take_unknown_card(state, t, k, seat, card)
+        state.out_of_play |= mask
+        if led < 0:
+            led = effective[card]
+            follow = SUIT_MASK[trump][led]
+        elif effective[card] != led and (later[seat] | held[seat]) & follow:
+            _report_renege(state, t, k, seat, card, led)
         seats.append(seat)
         cards.append(card)
-    result.tricks.append(recorded)
+    result.tricks.append(list(zip(seats, cards, strict=True)))
     if not cards:
         return None, 0
-    table = POWER[trump][EFFECTIVE[trump][cards[0]]]
-    best = max(range(len(cards)), key=lambda i: table[cards[i]])
+    table = POWER[trump][led]
+    best = 0
+    for i in range(1, len(cards)):
+        if table[cards[i]] > table[cards[best]]:
+            best = i
     return seats[best], len(cards)
 
 
@@ -803,21 +842,34 @@ def _next_to_play(leader: int, played: list[int], active: tuple[int, ...]) -> in
     return leader
 
 
-def _take_card(state: _Hand, t: int, path: str, seat: int, card: int) -> None:
-    """Remove a played card from the seat's holding, reporting a card it could not hold."""
-    mask = bit(card)
-    state.later[seat] &= ~mask
-    if state.held[seat] & mask:
-        state.held[seat] &= ~mask
-    elif state.slots[seat] > 0 and not _located_elsewhere(state, card, seat):
-        state.slots[seat] -= 1
+def _report_extra_play(state: _Hand, t: int, k: int, seat: int, out: tuple[int, ...]) -> None:
+    path = f".tricks[{t}][{k}]"
+    if seat in out:
+        state.add("sitting_out", path, f"trick {t}: seat {seat} played, but sits out: its partner went alone")
+    else:
+        state.add("play_turn", path, f"trick {t}: seat {seat} played a second card")
+
+
+def _report_turn(state: _Hand, t: int, k: int, seat: int, expected: int, *, first: bool) -> None:
+    path = f".tricks[{t}][{k}]"
+    if first:
+        why = "won the previous trick" if t else "leads first under these rules"
+        state.add("lead", path, f"trick {t}: seat {seat} led; seat {expected} {why}")
     else:
         state.add(
-            "not_held",
-            path,
-            f"trick {t}: seat {seat} played {card_name(card)}, {_whereabouts(state, card, seat)}",
+            "play_turn", path, f"trick {t}: seat {seat} played out of turn; it was seat {expected}'s turn"
         )
-    state.out_of_play |= mask
+
+
+def _take_unknown_card(state: _Hand, t: int, k: int, seat: int, card: int) -> None:
+    """A card not among the seat's known cards: one of its unknown ones, or not held."""
+    if state.slots[seat] > 0 and not _located_elsewhere(state, card, seat):
+        state.slots[seat] -= 1
+        return
+    whereabouts = _whereabouts(state, card, seat)
+    state.add(
+        "not_held", f".tricks[{t}][{k}]", f"trick {t}: seat {seat} played {card_name(card)}, {whereabouts}"
+    )
 
 
 def _whereabouts(state: _Hand, card: int, seat: int) -> str:
@@ -841,11 +893,10 @@ def _whereabouts(state: _Hand, card: int, seat: int) -> str:
     return "which it was not dealt"
 
 
-def _check_follow(state: _Hand, t: int, path: str, seat: int, card: int, led: int) -> None:
+def _report_renege(state: _Hand, t: int, k: int, seat: int, card: int, led: int) -> None:
+    """A card off the led suit: a renege if the seat held (or later played) one of it."""
     trump = state.result.trump
     assert trump is not None
-    if EFFECTIVE[trump][card] == led:
-        return
     holding = state.later[seat] if seat == state.unsure_holding else state.held[seat] | state.later[seat]
     could = holding & SUIT_MASK[trump][led]
     if not could:
@@ -854,7 +905,7 @@ def _check_follow(state: _Hand, t: int, path: str, seat: int, card: int, led: in
     suit = SUIT_NAMES[led] + (" (trump)" if led == trump else "")
     state.add(
         "renege",
-        path,
+        f".tricks[{t}][{k}]",
         f"trick {t}: seat {seat} played {card_name(card)} on a {suit} lead while holding {card_name(held)}",
     )
 
