@@ -8,6 +8,7 @@ contract in six euchred, most trumps made in round one, lone hands rare.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import Counter
 from pathlib import Path
@@ -202,3 +203,29 @@ def test_bots_play_like_people() -> None:
     assert stats["round_one"] / contracts > 0.5
     assert 0 < stats["alone"] / contracts < 0.05
     assert 0 < stats["defender_alone"] / contracts < 0.01
+
+
+# --------------------------------------------------------------------------
+# The committed sample
+
+SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
+MAKE_SAMPLE = SAMPLE.parent / "make_sample.py"
+
+
+def test_committed_sample_reports_exactly_its_corruptions() -> None:
+    entries: list[dict[str, Any]] = orjson.loads((SAMPLE / "corrupt.corruptions.json").read_bytes())
+    assert {e["code"] for e in entries} == set(FAULT_CODES)
+    assert _validate(SAMPLE / "corrupt.jsonl") == {(e["line"], e["code"]) for e in entries}
+    for name in ("cards4net", "pagat", "french"):
+        assert _validate(SAMPLE / f"{name}.jsonl") == set(), name
+
+
+def test_committed_sample_is_what_make_sample_writes(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("make_sample", MAKE_SAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(tmp_path) == 0
+    for path in sorted(tmp_path.iterdir()):
+        same = path.read_bytes() == (SAMPLE / path.name).read_bytes()
+        assert same, f"data/sample/{path.name} is stale: run data/make_sample.py"
