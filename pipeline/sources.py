@@ -11,16 +11,20 @@ from __future__ import annotations
 import gzip
 import io
 import sys
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
+import zstandard
 
 from pipeline.violations import TricklogError, Violation
 
 STDIN = "-"
+#: What a damaged file or stream raises while it is read.
+READ_ERRORS = (OSError, EOFError, ValueError, zlib.error, zstandard.ZstdError)
 
 
 @dataclass(slots=True)
@@ -54,8 +58,6 @@ def open_binary(path: str) -> IO[bytes]:
     if path.endswith(".gz"):
         return gzip.GzipFile(fileobj=raw, mode="rb")
     if path.endswith(".zst"):
-        import zstandard
-
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
         return io.BufferedReader(reader)  # type: ignore[arg-type]
     return raw
@@ -71,12 +73,8 @@ def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
         for number, line in enumerate(stream, start=1):
             if line.strip():
                 yield number, line.rstrip(b"\r\n")
-    except (OSError, EOFError, ValueError) as e:
+    except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
-    except Exception as e:
-        if type(e).__name__ == "ZstdError":
-            raise TricklogError(f"{path}: cannot read: {e}") from e
-        raise
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

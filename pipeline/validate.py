@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pipeline.games import Replay, engine_for
-from pipeline.sources import STDIN, Reader, SourceItem, open_binary, read_jsonl
+from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, open_binary, read_jsonl
 from pipeline.violations import TricklogError, Violation
 
 InputFormat = Literal["auto", "euchre", "egn", "openspiel"]
@@ -121,7 +121,7 @@ def _head(path: str, size: int = 4096) -> bytes:
     with open_binary(path) as stream:
         try:
             return stream.read(size)
-        except (OSError, EOFError, ValueError) as e:
+        except READ_ERRORS as e:
             raise TricklogError(f"{path}: cannot read: {e}") from e
 
 
