@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 import zstandard
@@ -56,10 +56,11 @@ def open_binary(path: str) -> IO[bytes]:
     except OSError as e:
         raise TricklogError(f"{path}: cannot open: {e.strerror or e}") from e
     if path.endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="rb")
+        raw.close()  # GzipFile does not close a file object it is given
+        return cast(IO[bytes], gzip.open(p, "rb"))
     if path.endswith(".zst"):
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(cast(io.RawIOBase, reader))
     return raw
 
 
@@ -88,7 +89,8 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
         reason = "not valid UTF-8" if "utf-8" in str(e).lower() else f"not valid JSON ({e})"
         return _malformed(file, number, line, f"line {number} is {reason}")
     if not isinstance(value, dict):
-        kind = {list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+        kinds: dict[type, str] = {list: "an array", str: "a string"}
+        kind = kinds.get(type(value), type(value).__name__)
         return _malformed(file, number, line, f"line {number} is {kind}, not a JSON object")
     return SourceItem(file, number, None, value)
 
