@@ -229,3 +229,10 @@ def test_committed_sample_is_what_make_sample_writes(tmp_path: Path) -> None:
     for path in sorted(tmp_path.iterdir()):
         same = path.read_bytes() == (SAMPLE / path.name).read_bytes()
         assert same, f"data/sample/{path.name} is stale: run data/make_sample.py"
+
+
+def test_worker_processes_write_the_same_file(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    write_simulation(one, 25, seed=6, preset="mixed", corrupt_rate=0.2, workers=1)
+    write_simulation(two, 25, seed=6, preset="mixed", corrupt_rate=0.2, workers=2)
+    assert one.read_bytes() == two.read_bytes()

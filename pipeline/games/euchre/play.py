@@ -96,7 +96,7 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
         "upcard": NAMES[upcard],
         "kitty": [NAMES[c] for c in deck[21:]],
     }
-    hands = [sum(bit(c) for c in cards) for cards in deal]
+    hands = [sum(1 << c for c in cards) for cards in deal]
     if rules.farmers_hand and any((h & NINES_AND_TENS).bit_count() >= 4 for h in hands):
         return _thrown_in(record, "farmers_hand", [])
     bids, contract = _bidding(rules, hands, dealer, upcard, rng)
@@ -199,11 +199,12 @@ def _play_tricks(
     maker_team = team_of(contract.maker)
     maker_tricks = 0
     trump = contract.trump
+    choose = bots.choose_card
     for _ in range(5):
         plays: list[tuple[int, int]] = []
         seat = leader
         for _ in active:
-            card = bots.choose_card(table, seat, plays)
+            card = choose(table, seat, plays)
             hands[seat] ^= 1 << card
             plays.append((seat, card))
             seat = following[seat]

@@ -15,8 +15,11 @@ True
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,6 +39,10 @@ MIXED_ORDER = ("cards4net", "pagat", "french")
 #: A small pool of players, so that per-player statistics mean something.
 PLAYERS = ("ana", "ben", "cleo", "dev", "eli", "fay", "gus", "hana", "ivo", "jun", "kai", "lea")
 _FIRST_START = datetime(2024, 1, 6, 18, 0, tzinfo=UTC)
+#: From this many games on, ``write_simulation`` plays them in worker processes.
+PARALLEL_FROM = 2000
+#: Games per task handed to a worker.
+CHUNK = 100
 
 
 @dataclass(slots=True)
@@ -80,7 +87,11 @@ def simulate_game(n: int, *, seed: int = 0, preset: str = "cards4net") -> dict[s
     players = rng.sample(PLAYERS, 4)
     start = _FIRST_START + timedelta(minutes=40 * n + rng.randrange(30))
     started_at = start.isoformat().replace("+00:00", "Z")
-    return play_game(rules, f"sim-{seed}-{n}", players, rng, started_at=started_at, source=SOURCE)
+    return play_game(rules, game_id_of(seed, n), players, rng, started_at=started_at, source=SOURCE)
+
+
+def game_id_of(seed: int, n: int) -> str:
+    return f"sim-{seed}-{n}"
 
 
 def simulate_games(n: int, *, seed: int = 0, preset: str = "cards4net") -> Iterator[dict[str, Any]]:
@@ -96,23 +107,35 @@ def corruptions_path_for(path: Path) -> Path:
 
 
 def write_simulation(
-    path: Path, n: int, *, seed: int, preset: str, corrupt_rate: float = 0.0
+    path: Path,
+    n: int,
+    *,
+    seed: int,
+    preset: str,
+    corrupt_rate: float = 0.0,
+    workers: int | None = None,
 ) -> SimulationResult:
     """Write ``n`` simulated games to ``path`` as JSON Lines, a share of them corrupted.
 
     With ``corrupt_rate`` > 0, each game is corrupted with that probability, one
     known fault per game and the spec's codes in turn, and the list of
     ``{"game_id", "code", "fault", "line"}`` is written beside the games.
+    ``workers`` processes play the games (default: one per CPU from
+    ``PARALLEL_FROM`` games on); the file is the same whatever their number.
     """
     if not 0.0 <= corrupt_rate <= 1.0:
         raise TricklogError(f"--corrupt must be a rate between 0 and 1, not {corrupt_rate}")
+    _preset_of(preset, 0)
     result = SimulationResult(path)
     planner = CorruptionPlanner(random.Random(f"tricklog-corrupt/{seed}")) if corrupt_rate > 0 else None
     try:
         with path.open("wb") as out:
-            for record in simulate_games(n, seed=seed, preset=preset):
-                line = _game_line(record, planner, corrupt_rate, result)
-                out.write(line + b"\n")
+            for index, (line, hands) in enumerate(_game_lines(n, seed, preset, workers)):
+                result.games += 1
+                result.hands += hands
+                out.write(
+                    _maybe_corrupt(line, game_id_of(seed, index), planner, corrupt_rate, result) + b"\n"
+                )
     except OSError as e:
         raise TricklogError(f"{path}: cannot write: {e.strerror or e}") from e
     if planner is not None:
@@ -122,17 +145,49 @@ def write_simulation(
     return result
 
 
-def _game_line(
-    record: dict[str, Any], planner: CorruptionPlanner | None, rate: float, result: SimulationResult
+def _maybe_corrupt(
+    line: bytes, game_id: str, planner: CorruptionPlanner | None, rate: float, result: SimulationResult
 ) -> bytes:
     """One game as written: as simulated, or with a fault when its turn came."""
-    result.games += 1
-    result.hands += len(record["hands"])
-    if planner is not None and planner.rng.random() < rate:
-        corruption = planner.corrupt(record, line=result.games)
+    if planner is None:
+        return line
+    if planner.rng.random() < rate:
+        corruption = planner.corrupt(orjson.loads(line), line=result.games)
         if corruption is not None:
             result.corruptions.append(corruption)
             return corruption.text
-    if planner is not None:
-        planner.saw_clean(record["game_id"])
-    return orjson.dumps(record)
+    planner.saw_clean(game_id)
+    return line
+
+
+def _game_lines(n: int, seed: int, preset: str, workers: int | None) -> Iterator[tuple[bytes, int]]:
+    """Each game as a JSON line with its number of hands, in order, from one or more processes.
+
+    Workers are forked (where the platform can fork; elsewhere one process
+    plays every game), so that a caller needs no ``__main__`` guard.
+    """
+    if workers is None:
+        workers = _cpu_count() if n >= PARALLEL_FROM else 1
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from _simulate_chunk((0, n, seed, preset))
+        return
+    chunks = [(start, min(start + CHUNK, n), seed, preset) for start in range(0, n, CHUNK)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for lines in pool.map(_simulate_chunk, chunks):
+            yield from lines
+
+
+def _simulate_chunk(chunk: tuple[int, int, int, str]) -> list[tuple[bytes, int]]:
+    start, stop, seed, preset = chunk
+    out = []
+    for index in range(start, stop):
+        record = simulate_game(index, seed=seed, preset=preset)
+        out.append((orjson.dumps(record), len(record["hands"])))
+    return out
+
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
