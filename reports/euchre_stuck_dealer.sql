@@ -8,14 +8,19 @@ with counted as (
     from counted_hands()
 ),
 
+kinds as (
+    select * from (values (true, 'stuck dealer'), (false, 'every other call')) as t(stuck, call)
+),
+
 final as (
     select
-        if(stuck, 'stuck dealer', 'every other call') as call,
-        count(*) filter (where euchred) as euchred_k,
-        count(*) as euchred_n,
-        avg(maker_tricks) as mean_maker_tricks
-    from counted
-    group by stuck
+        k.call,
+        count(c.game_id) filter (where c.euchred) as euchred_k,
+        count(c.game_id) as euchred_n,
+        avg(c.maker_tricks) as mean_maker_tricks
+    from kinds as k
+    left join counted as c using (stuck)
+    group by k.stuck, k.call
 )
 
 select * from final order by call desc
