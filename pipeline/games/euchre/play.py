@@ -9,6 +9,7 @@ The bots (:mod:`bots`) make every choice; the rules come from :mod:`cards`,
 
 >>> import random
 >>> from pipeline.games.euchre.replay import replay_game
+>>> from pipeline.games.euchre.rules import PRESETS
 >>> game = play_game(PRESETS["pagat"], "demo-0", ["ana", "ben", "cleo", "dev"], random.Random(7))
 >>> replay = replay_game(game)
 >>> replay.violations, replay.ended_at == len(game["hands"]) - 1, max(game["final_score"]) >= 10
@@ -40,9 +41,7 @@ from pipeline.games.euchre.replay import (
     _sitting_out_seats,
     team_of,
 )
-from pipeline.games.euchre.rules import PRESETS, Rules, hand_points
-
-__all__ = ["PRESETS", "Contract", "HandPlay", "play_game", "play_hand"]
+from pipeline.games.euchre.rules import Rules, hand_points
 
 #: Card names by int, for writing records.
 NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
