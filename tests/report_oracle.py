@@ -16,6 +16,8 @@ from pipeline.games.euchre.replay import GameReplay, HandResult, replay_game
 
 Z = 1.959963984540054
 POSITIONS = ("dealer", "left", "partner", "right")
+#: A game-level schema fault on one of these keeps the line out of the warehouse.
+REQUIRED = frozenset({"format", "game_id", "players", "hands"})
 
 
 def _wilson(k: int, n: int) -> dict[str, Any]:
@@ -62,9 +64,12 @@ def replays(
     out = []
     seen: set[str] = set()
     for record in records:
+        if not isinstance(record, dict):
+            continue  # quarantined: not a game object
         game = replay_game(record)
-        if game.game_id is None or game.game_id in seen:
-            continue  # quarantined: no id, or a repeated one
+        blocked = any(v.code == "schema" and v.hand is None and v.path in REQUIRED for v in game.violations)
+        if blocked or game.game_id is None or game.game_id in seen:
+            continue  # quarantined: unusable, no id, or a repeated one
         seen.add(game.game_id)
         mine = counted(game)
         if mine and in_scope(record, sources, players):
