@@ -26,3 +26,47 @@ def run_demo(workdir: Path, games: int) -> None:
         summary = validate([str(games_path)], on_game=view.on_game)
     view.print_summary(summary)
     console.print(f"All violations: {workdir / 'violations.jsonl'}")
+    load_demo(console, games_path, workdir / "tricklog.duckdb")
+
+
+#: What to try next: (what it shows, the query).
+EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
+    (
+        "euchre rate by seat",
+        "select maker_seat, count(*) as hands_made, "
+        "round(avg(case when maker_tricks < 3 then 1 else 0 end), 3) as euchre_rate "
+        "from hands where valid and complete and thrown_in is null and maker_seat is not null "
+        "group by maker_seat order by maker_seat",
+    ),
+    ("violations by code", "select code, count(*) as n from violations group by code order by n desc"),
+    (
+        "going alone, by preset",
+        "select g.preset, count(*) as alone_hands, "
+        "round(avg(case when h.maker_tricks = 5 then 1 else 0 end), 3) as march_rate "
+        "from hands h join games g using (game_id) where h.valid and h.complete and h.alone "
+        "group by g.preset order by g.preset",
+    ),
+)
+
+
+def load_demo(console: Console, games_path: Path, db: Path) -> None:
+    """Load the demo's games into its warehouse and print queries to paste."""
+    from pipeline.console import Progress
+    from pipeline.warehouse.api import load
+
+    console.print(f"[bold]3. load[/] {games_path} -> {db}")
+    progress = Progress(enabled=True, label="lines")
+    progress.start()
+    try:
+        s = load([str(games_path)], db, on_line=progress.advance)
+    finally:
+        progress.stop()
+    console.print(
+        f"run {s.run_id}: {s.lines} lines = {s.games_loaded} games loaded + {s.already_present} already "
+        f"present + {s.quarantined} quarantined; {s.violations} violations recorded",
+        soft_wrap=True,
+    )
+    console.print("Try:")
+    for what, query in EXAMPLE_QUERIES:
+        console.print(f"  # {what}", soft_wrap=True)
+        console.print(f'  tricklog sql "{query}" --db {db}', soft_wrap=True, markup=False)

@@ -275,8 +275,7 @@ class _Loader:
         con.begin()
         try:
             for table, frame in frames.items():
-                if frame.height:
-                    _insert(con, table, frame)
+                _insert(con, table, frame)
             s.batches += 1
             con.execute(
                 "update ingest_runs set lines = ?, games_loaded = ?, already_present = ?, "
@@ -305,10 +304,10 @@ def _violation(
 
 
 def _checked_frames(batch: Batch) -> dict[str, pl.DataFrame]:
-    """The batch's frames, each validated by its pandera model (materialised, not lazy)."""
+    """The batch's non-empty frames, each validated by its pandera model (materialised, not lazy)."""
     from tricklog_schemas.tables import MODELS
 
-    frames = batch.frames()
+    frames = {table: frame for table, frame in batch.frames().items() if frame.height}
     for table, frame in frames.items():
         MODELS[table].validate(frame)
     return frames

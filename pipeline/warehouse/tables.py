@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from pipeline.games.euchre.cards import NUM_CARDS, SUITS, UNKNOWN, card_name
+from pipeline.games.euchre.replay import GAME_FIELDS
 from pipeline.violations import Violation
 
 if TYPE_CHECKING:
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 
     from pipeline.games.euchre.replay import GameReplay, HandResult
 
-#: The top-level fields of a euchre/1 record; any other is kept in ``games.extra``.
-KNOWN_FIELDS = frozenset(
-    {"format", "game_id", "players", "rules", "started_at", "source", "hands", "final_score"}
-)
 CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
 
 TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine")
@@ -62,7 +59,7 @@ class Batch:
         game_id = replay.game_id
         assert game_id is not None and replay.rules is not None
         source, started = record.get("source"), record.get("started_at")
-        extra = {k: v for k, v in record.items() if k not in KNOWN_FIELDS}
+        extra = {k: v for k, v in record.items() if k not in GAME_FIELDS}
         self.rows["games"].append(
             (
                 game_id,

@@ -1,0 +1,178 @@
+"""tricklog load: every line accounted for, idempotent, one writer at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import orjson
+import polars as pl
+import pytest
+from warehouse_helpers import corrupt_lines, counts, run_cli, run_json, valid_lines
+
+from pipeline.warehouse.api import Warehouse, load
+
+
+def mixed_file(path: Path) -> dict[str, int]:
+    """Valid games, corrupted games and every kind of bad line; the expected accounting."""
+    valid, corrupt = valid_lines(), corrupt_lines()
+    missing_hands = orjson.loads(valid[0])
+    missing_hands["game_id"] = "no-hands"
+    del missing_hands["hands"]
+    bad = [
+        b"\x00\x01garbage \xfe\xff bytes",
+        b'{"format": "euchre/1", "game_id": "bad-utf8-\xff\xfe"}',
+        valid[1][: len(valid[1]) // 2],  # truncated line
+        b"[1, 2, 3]",  # a JSON array
+        orjson.dumps(missing_hands),
+    ]
+    lines = valid + corrupt + bad + [b"", b"   "]  # blank lines are not counted
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return {
+        "lines": len(valid) + len(corrupt) + len(bad),
+        "games": len(valid) + len(corrupt),
+        "bad": len(bad),
+    }
+
+
+def test_accounting_adds_up_twice(tmp_path: Path) -> None:
+    source, db = tmp_path / "mixed.jsonl", tmp_path / "w.duckdb"
+    expected = mixed_file(source)
+    code, first = run_json("load", str(source), "--db", str(db))
+    assert code == 1  # violations and quarantined lines were found
+    assert first["lines"] == expected["lines"]
+    assert (first["games_loaded"], first["quarantined"], first["already_present"]) == (
+        expected["games"],
+        expected["bad"],
+        0,
+    )
+    assert first["violations"] > 0
+    rows = counts(db)
+    assert rows["games"] == expected["games"] and rows["quarantine"] == expected["bad"]
+    assert rows["violations"] == first["violations"]
+
+    code, second = run_json("load", str(source), "--db", str(db))
+    assert code == 0
+    assert second["lines"] == second["already_present"] == expected["lines"]
+    assert second["games_loaded"] == second["quarantined"] == second["violations"] == 0
+    assert counts(db) == rows
+
+    with Warehouse.open(db) as wh:
+        codes = dict(wh.sql("select code, count(*) as n from quarantine group by code").iter_rows())
+        runs = wh.table("ingest_runs")
+    assert codes == {"malformed_json": 4, "schema": 1}
+    assert runs["status"].to_list() == ["complete", "complete"]
+    assert runs["lines"].to_list() == [expected["lines"]] * 2
+
+
+def test_quarantine_keeps_the_raw_line(tmp_path: Path) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_bytes(b'{"a": 1}\n\xff\xfe not utf-8\n')
+    summary = load([str(source)], tmp_path / "w.duckdb")
+    assert (summary.lines, summary.quarantined) == (2, 2)
+    with Warehouse.open(tmp_path / "w.duckdb") as wh:
+        rows = wh.table("quarantine").sort("line")
+    assert rows["raw"].to_list() == [b'{"a": 1}', b"\xff\xfe not utf-8"]
+    assert rows["line"].to_list() == [1, 2]
+    assert "not valid UTF-8" in rows["message"][1]
+
+
+def test_same_games_in_another_file_add_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    (tmp_path / "a.jsonl").write_bytes(b"\n".join(valid_lines()))
+    (tmp_path / "b.jsonl").write_bytes(b"\n".join(reversed(valid_lines())) + b"\n")
+    first = load([str(tmp_path / "a.jsonl")], db)
+    second = load([str(tmp_path / "b.jsonl")], db)
+    assert first.games_loaded == second.already_present == len(valid_lines())
+    assert second.games_loaded == second.quarantined == 0
+
+
+def test_known_id_with_other_content_is_quarantined(tmp_path: Path) -> None:
+    db, line = tmp_path / "w.duckdb", valid_lines()[0]
+    changed = orjson.loads(line)
+    changed["players"] = ["w", "x", "y", "z"]
+    (tmp_path / "a.jsonl").write_bytes(line + b"\n" + line + b"\n" + orjson.dumps(changed) + b"\n")
+    summary = load([str(tmp_path / "a.jsonl")], db)
+    assert (summary.games_loaded, summary.already_present, summary.quarantined) == (1, 1, 1)
+    with Warehouse.open(db) as wh:
+        quarantined = wh.table("quarantine")
+        violations = wh.sql("select code, line from violations where code = 'duplicate_game'")
+    assert quarantined["code"].to_list() == ["duplicate_game"] and quarantined["line"].to_list() == [3]
+    assert violations["line"].to_list() == [3]
+
+
+def test_hands_table_marks_invalid_hands(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    (tmp_path / "c.jsonl").write_bytes(b"\n".join(corrupt_lines()))
+    load([str(tmp_path / "c.jsonl")], db)
+    with Warehouse.open(db) as wh:
+        bad = wh.sql(
+            "select count(*) as n from violations v join hands h on h.game_id = v.game_id "
+            "and h.hand_no = v.hand where h.valid"
+        )
+        per_game = wh.sql(
+            "select g.violations = count(v.code) as same from games g "
+            "left join violations v using (game_id) group by g.game_id, g.violations"
+        )
+    assert bad["n"][0] == 0
+    assert per_game["same"].all()
+
+
+def test_clean_load_exits_zero(tmp_path: Path) -> None:
+    source = tmp_path / "ok.jsonl"
+    source.write_bytes(b"\n".join(valid_lines()))
+    proc = run_cli("load", str(source), "--db", str(tmp_path / "w.duckdb"))
+    assert proc.returncode == 0, proc.stderr
+    assert "15 games loaded" in proc.stdout
+
+
+def test_second_writer_gets_one_line_and_exit_2(tmp_path: Path) -> None:
+    db, source = tmp_path / "w.duckdb", tmp_path / "ok.jsonl"
+    source.write_bytes(valid_lines()[0])
+    holder = duckdb.connect(str(db))  # this process holds the write lock
+    try:
+        proc = run_cli("load", str(source), "--db", str(db))
+    finally:
+        holder.close()
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "in use by another process" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_input_is_exit_2(tmp_path: Path) -> None:
+    proc = run_cli("load", str(tmp_path / "nope.jsonl"), "--db", str(tmp_path / "w.duckdb"))
+    assert proc.returncode == 2 and proc.stderr.startswith("tricklog: ")
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [("plays", "seat", 4), ("hands", "dealer", -1), ("bids", "call", "double")],
+)
+def test_pandera_rejects_out_of_range(table: str, column: str, value: object) -> None:
+    from pandera.errors import SchemaError
+    from tricklog_schemas.tables import MODELS
+
+    frame = _one_valid_frame(table)
+    dtype = frame.schema[column]
+    with pytest.raises(SchemaError):
+        MODELS[table].validate(frame.with_columns(pl.Series(column, [value], dtype=dtype)))
+
+
+def test_pandera_rejects_wrong_type() -> None:
+    from pandera.errors import SchemaError
+    from tricklog_schemas.tables import MODELS
+
+    frame = _one_valid_frame("plays")
+    MODELS["plays"].validate(frame)
+    with pytest.raises(SchemaError, match="Int8"):
+        MODELS["plays"].validate(frame.with_columns(pl.col("seat").cast(pl.Int64)))
+
+
+def _one_valid_frame(table: str) -> pl.DataFrame:
+    from pipeline.games.euchre.replay import replay_game
+    from pipeline.warehouse.tables import Batch, content_hash
+
+    record = orjson.loads(valid_lines()[0])
+    batch = Batch(run_id=1)
+    batch.add_game(record, replay_game(record), ("f", 1), content_hash(record))
+    return batch.frames()[table].head(1)

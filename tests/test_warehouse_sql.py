@@ -1,0 +1,101 @@
+"""tricklog sql (read-only, output formats) and tricklog export (Parquet round trip)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import orjson
+import polars as pl
+import pytest
+from warehouse_helpers import TABLES, corrupt_lines, counts, run_cli, valid_lines
+
+from pipeline.warehouse.api import load
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("wh")
+    source = folder / "games.jsonl"
+    source.write_bytes(b"\n".join([*valid_lines(), *corrupt_lines(), b"[1]"]) + b"\n")
+    load([str(source)], folder / "w.duckdb")
+    return folder / "w.duckdb"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "drop table games",
+        "delete from games",
+        "insert into games select * from games",
+        "attach 'other.duckdb' as other",
+        "copy games to 'games.csv'",
+        "set threads = 1",
+        "select 1; drop table games",
+    ],
+)
+def test_writes_are_refused_and_data_untouched(db: Path, statement: str) -> None:
+    before = counts(db)
+    proc = run_cli("sql", statement, "--db", str(db))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("tricklog: ") and "Traceback" not in proc.stderr
+    assert counts(db) == before
+    assert not Path("games.csv").exists()
+
+
+def test_sql_error_prints_duckdb_message(db: Path) -> None:
+    proc = run_cli("sql", "select nope from games", "--db", str(db))
+    assert proc.returncode == 2
+    assert "Binder Error" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_csv_has_a_header_then_rows(db: Path) -> None:
+    proc = run_cli(
+        "sql", "select game_id, players from games order by game_id limit 3", "--db", str(db), "-f", "csv"
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "game_id,players" and len(lines) == 4
+
+
+def test_json_and_parquet_outputs(db: Path, tmp_path: Path) -> None:
+    query = "select preset, count(*) as games from games group by preset order by preset"
+    proc = run_cli("sql", query, "--db", str(db), "--format", "json")
+    rows = orjson.loads(proc.stdout)
+    assert {r["preset"] for r in rows} == {"cards4net", "pagat", "french"}
+    out = tmp_path / "r.parquet"
+    assert run_cli("sql", query, "--db", str(db), "-f", "parquet", "-o", str(out)).returncode == 0
+    assert pl.read_parquet(out).to_dicts() == rows
+
+
+def test_euchre_rate_by_seat_query_from_the_docs(db: Path) -> None:
+    query = (Path(__file__).parents[1] / "docs" / "warehouse.md").read_text()
+    sql = query.split("<!-- euchre-rate-by-seat -->")[1].split("```sql")[1].split("```")[0]
+    proc = run_cli("sql", sql, "--db", str(db), "-f", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert [r["maker_seat"] for r in orjson.loads(proc.stdout)] == [0, 1, 2, 3]
+
+
+def test_parquet_export_round_trip(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "parquet"
+    proc = run_cli("export", "--db", str(db), "--parquet", str(out))
+    assert proc.returncode == 0, proc.stderr
+    con = duckdb.connect()
+    original = duckdb.connect(str(db), read_only=True)
+    for table in TABLES:
+        glob = str(out / table / "**" / "*.parquet")
+        exported = con.execute(f"select count(*) from read_parquet('{glob}', hive_partitioning = true)")
+        stored = original.execute(f"select count(*) from {table}")
+        assert exported.fetchall() == stored.fetchall(), table
+        assert pl.read_parquet(out / table, hive_partitioning=True).height == stored_rows(original, table)
+    assert (out / "hands" / "source=variant-oracle").is_dir()
+    assert (out / "plays" / "source=variant-oracle").is_dir()
+
+
+def stored_rows(con: duckdb.DuckDBPyConnection, table: str) -> int:
+    return int(con.execute(f"select count(*) from {table}").fetchall()[0][0])
+
+
+def test_missing_database_is_exit_2(tmp_path: Path) -> None:
+    proc = run_cli("sql", "select 1", "--db", str(tmp_path / "none.duckdb"))
+    assert proc.returncode == 2 and "no such database" in proc.stderr

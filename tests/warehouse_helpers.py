@@ -1,0 +1,64 @@
+"""Shared helpers of the warehouse tests: inputs made from the fixture games, the CLI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+
+FIXTURES = Path(__file__).parent / "fixtures" / "warehouse"
+VALID_FILES = ("euchre-cards4net.jsonl", "euchre-pagat.jsonl", "euchre-french.jsonl")
+TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine", "ingest_runs")
+
+
+def tricklog_exe() -> list[str]:
+    """The installed console script next to this Python (else ``python -m pipeline.cli``)."""
+    exe = shutil.which("tricklog", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-c", "from pipeline.cli import main; main()"]
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*tricklog_exe(), *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def run_json(*args: str) -> tuple[int, dict[str, Any]]:
+    proc = run_cli(*args, "--json")
+    assert proc.stdout, proc.stderr
+    return proc.returncode, orjson.loads(proc.stdout)
+
+
+def valid_lines() -> list[bytes]:
+    """The 15 valid fixture games, one JSON line each."""
+    lines: list[bytes] = []
+    for name in VALID_FILES:
+        lines.extend(line for line in (FIXTURES / name).read_bytes().splitlines() if line.strip())
+    return lines
+
+
+def corrupt_lines() -> list[bytes]:
+    return [line for line in (FIXTURES / "euchre-corrupt.jsonl").read_bytes().splitlines() if line.strip()]
+
+
+def many_games(n: int, prefix: str = "copy") -> list[bytes]:
+    """``n`` distinct valid games: the fixture games under new ids."""
+    base = [orjson.loads(line) for line in valid_lines()]
+    out = []
+    for i in range(n):
+        record = dict(base[i % len(base)])
+        record["game_id"] = f"{prefix}-{i}"
+        out.append(orjson.dumps(record))
+    return out
+
+
+def counts(db: Path) -> dict[str, int]:
+    """Rows per table (ingest_runs left out: each load adds one)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: con.execute(f"select count(*) from {t}").fetchall()[0][0] for t in TABLES[:-1]}
+    finally:
+        con.close()
