@@ -240,6 +240,8 @@ class Table:
 def choose_card(table: Table, seat: int, plays: list[tuple[int, int]]) -> int:
     """The card ``seat`` plays on a trick that has ``plays`` so far."""
     hand = table.hands[seat]
+    if not hand & (hand - 1):  # the last card
+        return hand.bit_length() - 1
     trump = table.trump
     if not plays:
         return choose_lead(table, seat)
