@@ -1,7 +1,7 @@
 -- name: audit_quarantine
--- Input lines kept out of the warehouse (not a game, or a repeated game_id), by file and code.
+-- Input lines kept out of the warehouse (not a game, or a repeated game_id), by file and code; none when filtered.
 with quarantined as (
-    select * from quarantine
+    select * from quarantine where not report_filtered()
 ),
 
 final as (

@@ -1,19 +1,17 @@
 -- name: audit_violations_by_code
--- Violations found in the games in scope, by the spec's stable code.
-with games_in_scope as (
-    select game_id from scoped_games()
-),
-
-found as (
-    select v.* from violations as v semi join games_in_scope as g using (game_id)
+-- Violations found, by the spec's stable code: in loaded games and on quarantined lines.
+with found as (
+    select * from scoped_violations()
 ),
 
 final as (
     select
         code,
         count(*) as violations,
-        count(distinct game_id) as games,
-        count(distinct (game_id, hand)) filter (where hand is not null) as hands
+        count(*) filter (where loaded) as in_loaded_games,
+        count(*) filter (where not loaded) as on_quarantined_lines,
+        count(distinct game_id) filter (where loaded) as games,
+        count(distinct (game_id, hand)) filter (where loaded and hand is not null) as hands
     from found
     group by code
 )

@@ -5,8 +5,7 @@ with games_in_scope as (
 ),
 
 found as (
-    select g.file, v.game_id, v.code
-    from violations as v join games_in_scope as g using (game_id)
+    select * from scoped_violations()
 ),
 
 per_file_games as (
@@ -14,12 +13,18 @@ per_file_games as (
 ),
 
 per_file_violations as (
-    select file, count(*) as violations, count(distinct game_id) as games_with_violations
+    select
+        file,
+        count(*) as violations,
+        count(distinct game_id) filter (where loaded) as games_with_violations
     from found group by file
 ),
 
 per_file_quarantine as (
-    select file, count(*) as quarantined from quarantine group by file
+    select file, count(*) as quarantined
+    from quarantine
+    where not report_filtered()
+    group by file
 ),
 
 final as (

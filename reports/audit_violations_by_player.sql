@@ -4,8 +4,8 @@
 -- The seat is read from the violation's JSON path (hands[h].tricks[t][p],
 -- hands[h].bids[b], hands[h].discard), else from a message that opens with the
 -- seat that acted ('hand 3, trick 1: seat 2 led; ...'); other violations are no player's.
-with games_in_scope as (
-    select game_id, players from scoped_games()
+with found as (
+    select * from scoped_violations() where loaded
 ),
 
 located as (
@@ -13,14 +13,14 @@ located as (
         v.game_id,
         v.hand,
         v.code,
-        g.players,
+        v.players,
         try_cast(regexp_extract(v.path, '\.tricks\[(\d+)\]\[(\d+)\]', 1) as integer) as trick_no,
         try_cast(regexp_extract(v.path, '\.tricks\[(\d+)\]\[(\d+)\]', 2) as integer) as play_no,
         try_cast(regexp_extract(v.path, '\.bids\[(\d+)\]', 1) as integer) as bid_no,
         v.path like 'hands[%].discard%' as at_discard,
         try_cast(regexp_extract(v.message, '^(hand \d+(, trick \d+)?: )?seat ([0-3])\b', 3) as integer)
             as seat_in_message
-    from violations as v join games_in_scope as g using (game_id)
+    from found as v
 ),
 
 seated as (

@@ -4,7 +4,12 @@
 -- Usage: select * from scoped_games().  The filters are session variables the
 -- report runner sets from bound values (set variable report_players = ['ana']):
 -- report_sources keeps games of those sources, report_players games where one
--- of those names sat.
+-- of those names sat.  report_filtered() tells whether a filter is set (then
+-- quarantined lines, which belong to no game, are out of scope).
+create or replace temp macro report_filtered() as
+    len(coalesce(getvariable('report_sources')::varchar[], [])) > 0
+    or len(coalesce(getvariable('report_players')::varchar[], [])) > 0;
+
 create or replace temp macro scoped_games() as table
 with loaded as (
     select * from games

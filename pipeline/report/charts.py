@@ -20,14 +20,17 @@ BLUE, ORANGE, GREY, RED, GREEN = "#3a6ea5", "#e08a2c", "#8c8c8c", "#c0392b", "#2
 DPI = 110
 
 
-def _figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list[Axes]]:
+def _figure(
+    width: float, height: float, ncols: int = 1, ratios: Sequence[float] | None = None
+) -> tuple[Figure, list[Axes]]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     plt.rcParams.update({"font.size": 10, "axes.spines.top": False, "axes.spines.right": False})
-    fig, axes = plt.subplots(1, ncols, figsize=(width, height), dpi=DPI, squeeze=False)
+    grid = {"width_ratios": list(ratios)} if ratios else None
+    fig, axes = plt.subplots(1, ncols, figsize=(width, height), dpi=DPI, squeeze=False, gridspec_kw=grid)
     return fig, list(axes[0])
 
 
@@ -43,18 +46,20 @@ def _save(fig: Figure, path: Path) -> str:
 def _rate_bars(
     ax: Axes, labels: Sequence[str], rows: Sequence[dict[str, Any]], stem: str, color: str
 ) -> None:
-    """Bars of rates with Wilson interval whiskers and ``k/n`` written above each."""
+    """Bars of rates with Wilson interval whiskers and ``rate, k/n`` written above each."""
     xs = list(range(len(labels)))
     values = [r[f"{stem}_rate"] or 0.0 for r in rows]
+    tops = [r[f"{stem}_hi"] if r[f"{stem}_hi"] is not None else v for v, r in zip(values, rows, strict=True)]
     low = [max(0.0, v - (r[f"{stem}_lo"] or v)) for v, r in zip(values, rows, strict=True)]
-    high = [max(0.0, (r[f"{stem}_hi"] or v) - v) for v, r in zip(values, rows, strict=True)]
+    high = [max(0.0, t - v) for v, t in zip(values, tops, strict=True)]
+    ceiling = min(1.0, max(tops, default=0.0) + 0.05) * 1.22 or 0.1
     ax.bar(xs, values, color=color, width=0.6, yerr=[low, high], capsize=5, ecolor="#333333")
-    for x, v, r in zip(xs, values, rows, strict=True):
-        top = r[f"{stem}_hi"] if r[f"{stem}_hi"] is not None else v
-        text = f"{v:.0%}\n{r[f'{stem}_k']:,}/{r[f'{stem}_n']:,}" if r[f"{stem}_n"] else "no hands"
-        ax.text(x, top + 0.02, text, ha="center", va="bottom", fontsize=9)
+    for x, v, top, r in zip(xs, values, tops, rows, strict=True):
+        n = r[f"{stem}_n"]
+        text = f"{v:.1%}\n{r[f'{stem}_k']:,} / {n:,}" if n else "no hands"
+        ax.text(x, top + ceiling * 0.02, text, ha="center", va="bottom", fontsize=9)
     ax.set_xticks(xs, labels)
-    ax.set_ylim(0, 1.12)
+    ax.set_ylim(0, ceiling)
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.grid(axis="y", alpha=0.3)
 
@@ -73,10 +78,14 @@ def euchre_rate_chart(tables: dict[str, Table], out: Path) -> str:
     right.set_title("By bidding round")
     right.set_xlabel("round in which trump was made")
     overall = tables["euchre_overview"].one()
-    for ax in (left, right):
-        if overall["euchred_rate"] is not None:
-            ax.axhline(overall["euchred_rate"], color=GREY, linestyle="--", linewidth=1)
-    right.text(1.45, (overall["euchred_rate"] or 0) + 0.01, "all hands", color=GREY, ha="right", fontsize=8)
+    if overall["euchred_rate"] is not None:
+        for ax in (left, right):
+            label = f"all {overall['euchred_n']:,} hands: {overall['euchred_rate']:.1%}"
+            ax.axhline(overall["euchred_rate"], color=GREY, linestyle="--", linewidth=1, label=label)
+            ax.legend(loc="upper left", fontsize=8, frameon=False)
+    top = max(left.get_ylim()[1], right.get_ylim()[1])
+    left.set_ylim(0, top)
+    right.set_ylim(0, top)
     fig.suptitle("How often are the makers euchred?  (bars: 95% Wilson intervals)", fontsize=11)
     return _save(fig, out / "euchre_rate.png")
 
@@ -114,6 +123,9 @@ def _net_points_bars(ax: Axes, alone: dict[str, Any], outcomes: Sequence[dict[st
         ax.errorbar([3], [means[3]], yerr=[[means[3] - lo], [hi - means[3]]], color="#333333", capsize=5)
     counts = [r["hands"] for r in outcomes] + [alone["attempts"]]
     for x, m, n in zip(xs, means, counts, strict=True):
+        if not n:
+            ax.text(x, 0.1, "none", ha="center", va="bottom", fontsize=9, color=GREY)
+            continue
         ax.text(
             x,
             m + (0.1 if m >= 0 else -0.1),
@@ -133,7 +145,7 @@ def _net_points_bars(ax: Axes, alone: dict[str, Any], outcomes: Sequence[dict[st
 
 def dealer_points_chart(tables: dict[str, Table], out: Path) -> str:
     """Points per hand for the dealer's team and the other team, with the dealer's edge."""
-    fig, (ax,) = _figure(8, 4.4)
+    fig, (ax, means) = _figure(11, 4.6, ncols=2, ratios=(2.2, 1))
     rows = tables["euchre_dealer_points"].rows()
     values = sorted({int(r["points"]) for r in rows})
     for offset, (team, color) in zip(
@@ -152,22 +164,51 @@ def dealer_points_chart(tables: dict[str, Table], out: Path) -> str:
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.set_ylabel("share of hands")
     ax.set_xlabel("points the team scored on the hand")
-    ax.legend(title=_edge_text(adv), loc="upper right", fontsize=9, title_fontsize=9)
-    ax.set_title(f"Points per hand, dealer's team against the other team ({adv['hands']:,} hands)")
+    ax.legend(loc="upper right", fontsize=9)
+    ax.set_title(f"Points scored on a hand ({adv['hands']:,} hands)")
     ax.grid(axis="y", alpha=0.3)
+    _mean_bars(means, adv)
+    fig.suptitle("How much is the deal worth?  Dealer's team against the other team", fontsize=11)
     return _save(fig, out / "dealer_points.png")
+
+
+def _mean_bars(ax: Axes, adv: dict[str, Any]) -> None:
+    """Mean points per hand of each team and the dealer's edge, with normal 95% intervals."""
+    stems = [
+        ("dealer_team", "dealer\nteam", BLUE),
+        ("other_team", "other\nteam", ORANGE),
+        ("edge", "edge", GREY),
+    ]
+    for x, (stem, _, color) in enumerate(stems):
+        mean, lo, hi = adv[f"{stem}_mean"], adv[f"{stem}_lo"], adv[f"{stem}_hi"]
+        if mean is None:
+            continue
+        err = [[mean - lo], [hi - mean]] if lo is not None and hi is not None else None
+        ax.bar([x], [mean], color=color, width=0.6, yerr=err, capsize=5, ecolor="#333333")
+        ax.text(
+            x,
+            (hi if hi is not None else mean) + 0.02,
+            f"{mean:+.3f}" if stem == "edge" else f"{mean:.3f}",
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
+    ax.set_xticks(range(len(stems)), [label for _, label, _ in stems])
+    ax.axhline(0, color="#333333", linewidth=0.8)
+    ax.set_ylabel("points per hand")
+    ends = [adv[f"{stem}_{end}"] or 0.0 for stem, _, _ in stems for end in ("lo", "hi", "mean")]
+    ax.set_ylim(min(0.0, *ends) * 1.2, max(0.1, *ends) * 1.18)
+    ax.set_title("Mean per hand (95% CI)")
+    ax.set_xlabel(_edge_text(adv), fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
 
 
 def _edge_text(adv: dict[str, Any]) -> str:
     if adv["edge_mean"] is None:
         return "no hands"
-    text = (
-        f"dealer team {adv['dealer_team_points_per_hand']:.3f} pts/hand\n"
-        f"other team {adv['other_team_points_per_hand']:.3f} pts/hand\n"
-        f"dealer edge {adv['edge_mean']:+.3f}"
-    )
+    text = f"edge = dealer team - other team: {adv['edge_mean']:+.3f}"
     if adv["edge_lo"] is not None:
-        text += f"  (95% CI {adv['edge_lo']:+.3f} to {adv['edge_hi']:+.3f})"
+        text += f"\n95% CI {adv['edge_lo']:+.3f} to {adv['edge_hi']:+.3f}"
     return text
 
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import polars as pl
 
 #: The files that define the macros every report uses, in the order to run them.
-MACROS = ("scoped_games", "counted_hands")
+MACROS = ("scoped_games", "scoped_violations", "counted_hands")
 
 #: The reports, in the order the page shows them.
 REPORTS = (
