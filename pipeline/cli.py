@@ -249,7 +249,7 @@ def demo(
     ),
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to simulate.")] = 3000,
 ) -> None:
-    """Simulate games, validate them and summarise: tricklog in one command."""
+    """Simulate games, validate, load and report on them: tricklog in one command."""
     from pipeline.demo import run_demo
 
     try:

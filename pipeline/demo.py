@@ -27,6 +27,7 @@ def run_demo(workdir: Path, games: int) -> None:
     view.print_summary(summary)
     console.print(f"All violations: {workdir / 'violations.jsonl'}")
     load_demo(console, games_path, workdir / "tricklog.duckdb")
+    report_demo(console, workdir / "tricklog.duckdb", workdir / "report")
 
 
 #: What to try next: (what it shows, the query).
@@ -70,3 +71,24 @@ def load_demo(console: Console, games_path: Path, db: Path) -> None:
     for what, query in EXAMPLE_QUERIES:
         console.print(f"  # {what}", soft_wrap=True)
         console.print(f'  tricklog sql "{query}" --db {db}', soft_wrap=True, markup=False)
+
+
+def report_demo(console: Console, db: Path, out: Path) -> Path:
+    """Write the demo's report, print its headline figures, and last the path of report.html."""
+    from pipeline.report.render import write_report
+
+    console.print(f"[bold]4. report[/] {db} -> {out}")
+    result = write_report(db, out)
+    e = result.summary["euchre"]
+    rate, alone, deal = e["euchre_rate"], e["alone"], e["dealer_advantage"]
+    if rate["n"]:
+        lo, hi = rate["ci95"]
+        console.print(
+            f"{e['hands']:,} hands of {e['games']:,} games counted: makers euchred in {rate['rate']:.1%} "
+            f"(95% CI {lo:.1%} to {hi:.1%}); {alone['attempts']:,} lone attempts; "
+            f"dealer's edge {deal['edge']:+.3f} points per hand.",
+            soft_wrap=True,
+        )
+    console.print(f"Report ({len(result.files)} files: summary.json, report.md, CSVs, charts) in {out}")
+    console.print(str(result.html.resolve()), soft_wrap=True, markup=False)
+    return result.html
