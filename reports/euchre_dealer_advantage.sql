@@ -23,8 +23,8 @@ final as (
         avg(edge) as edge_mean,
         stddev_samp(edge) as edge_sd,
         count(*) as edge_count,
-        count(*) filter (where edge > 0) as dealer_team_scored,
-        count(*) filter (where edge < 0) as other_team_scored
+        count(*) filter (where edge > 0) as hands_dealer_team_scored,
+        count(*) filter (where edge < 0) as hands_other_team_scored
     from edges
 )
 

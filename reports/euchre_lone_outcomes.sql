@@ -1,12 +1,11 @@
 -- name: euchre_lone_outcomes
--- How lone hands ended, by preset: euchred (0-2 tricks), made (3-4), march (5), with the points they earned.
+-- How lone hands ended: euchred (0-2 tricks), made (3-4), march (5), with the points they earned.
 with counted as (
     select * from counted_hands()
 ),
 
 lone as (
     select
-        preset,
         case when euchred then 'euchred' when march then 'march' else 'made' end as outcome,
         maker_points - defender_points as net_points,
         defender_alone is not null as against_lone_defender
@@ -26,7 +25,7 @@ final as (
         count(l.outcome) filter (where l.against_lone_defender) as against_lone_defender,
         sum(l.net_points)::bigint as net_points_total,
         avg(l.net_points) as net_points_mean,
-        (sum(count(l.outcome)) over ())::bigint as attempts
+        (sum(count(l.outcome)) over ())::bigint as all_attempts
     from outcomes as o
     left join lone as l using (outcome)
     group by o.outcome_order, o.outcome

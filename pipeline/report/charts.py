@@ -96,7 +96,7 @@ def lone_hands_chart(tables: dict[str, Table], out: Path) -> str:
 
     fig, (left, right) = _figure(10, 4.4, ncols=2)
     outcomes = tables["euchre_lone_outcomes"].rows()
-    attempts = int(outcomes[0]["attempts"]) if outcomes else 0
+    attempts = int(outcomes[0]["all_attempts"]) if outcomes else 0
     rows = []
     for r in outcomes:
         share = rate(r["hands"], attempts)

@@ -25,8 +25,11 @@ from pipeline.report.findings import findings
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
 
-#: Columns kept in CSV files but not shown on the page.
-HIDDEN = ("_sd", "_count", "outcome_order", "attempts")
+#: Columns kept in CSV files but not shown on the page (by suffix, and by name).
+HIDDEN_SUFFIXES = ("_sd", "_count")
+HIDDEN_NAMES = frozenset(
+    {"outcome_order", "all_attempts", "dealer_team_points_per_hand", "other_team_points_per_hand"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +153,7 @@ def display(table: Table) -> tuple[list[str], list[list[str]]]:
     shown: list[tuple[str, Any]] = []
     skip: set[str] = set()
     for col in columns:
-        if col in skip or any(col.endswith(h) or col == h for h in HIDDEN):
+        if col in skip or col in HIDDEN_NAMES or col.endswith(HIDDEN_SUFFIXES):
             continue
         if col.endswith("_k") and f"{col[:-2]}_rate" in columns:
             stem = col[:-2]
