@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import orjson
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.validate import CheckedGame, ValidationSummary
@@ -74,7 +75,8 @@ class ValidateView:
         for v in self.first:
             where = f"{v.file}:{v.line}" if v.line is not None else (v.file or "")
             game = f" {v.game_id}" if v.game_id else ""
-            console.print(f"  {where}{game} [bold]{v.code}[/] {v.path}: {v.message}", soft_wrap=True)
+            line = f"  {escape(where + game)} [bold]{v.code}[/] {escape(v.path)}: {escape(v.message)}"
+            console.print(line, soft_wrap=True)
         if self.violations_path is None and summary.violations > len(self.first):
             console.print("  ... (write them all with --violations FILE)")
 

@@ -34,14 +34,8 @@ from pipeline.games.euchre.cards import (
     suit_of,
     trick_winner_index,
 )
-from pipeline.games.euchre.replay import (
-    NINES_AND_TENS,
-    HandResult,
-    _first_leader,
-    _sitting_out_seats,
-    team_of,
-)
-from pipeline.games.euchre.rules import Rules, hand_points
+from pipeline.games.euchre.replay import NINES_AND_TENS, team_of
+from pipeline.games.euchre.rules import Rules, dealer_picks_up, first_leader, hand_points, sitting_out
 
 #: Card names by int, for writing records.
 NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
@@ -103,7 +97,7 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
         return _thrown_in(record, "all_passed", bids)
     record["bids"] = bids
     gone = _not_in_deck(rules.deck)
-    if _dealer_picks_up(rules, dealer, contract):
+    if dealer_picks_up(rules, dealer, contract.maker, contract.alone, contract.round):
         discard = _pick_up(hands, dealer, upcard, contract.trump)
         record["discard"] = NAMES[discard]
     else:
@@ -159,14 +153,6 @@ def _call(bids: list[dict[str, Any]], seat: int, call: str, alone: bool) -> list
     return bids
 
 
-def _dealer_picks_up(rules: Rules, dealer: int, contract: Contract) -> bool:
-    """After an order-up the dealer takes the upcard (unless the partner's lone hand forbids it)."""
-    if contract.round != 1:
-        return False
-    partner_alone = contract.alone and contract.maker == (dealer + 2) % 4
-    return not partner_alone or rules.dealer_picks_up_when_partner_alone
-
-
 def _pick_up(hands: list[int], dealer: int, upcard: int, trump: int) -> int:
     six = hands[dealer] | bit(upcard)
     discard = bots.choose_discard(six, trump, upcard)
@@ -186,10 +172,8 @@ def _play_tricks(
     rules: Rules, hands: list[int], dealer: int, contract: Contract, gone: int
 ) -> tuple[list[list[list[Any]]], list[int], tuple[int, int]]:
     """Five tricks: the plays as recorded, the winners and the hand's points by team."""
-    result = HandResult(0, dealer, maker=contract.maker, alone=contract.alone)
-    result.defender_alone = contract.defender_alone
-    out = _sitting_out_seats(result)
-    leader = _first_leader(rules, result, out)
+    out = sitting_out(contract.maker, contract.alone, contract.defender_alone)
+    leader = first_leader(rules, dealer, contract.maker, contract.alone, contract.defender_alone)
     active = [s for s in range(4) if s not in out]
     following = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
     table = bots.Table(contract.trump, contract.maker, hands, gone, out)

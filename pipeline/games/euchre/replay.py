@@ -42,7 +42,14 @@ from pipeline.games.euchre.cards import (
     rank_of,
     suit_of,
 )
-from pipeline.games.euchre.rules import Rules, RulesError, hand_points
+from pipeline.games.euchre.rules import (
+    Rules,
+    RulesError,
+    dealer_picks_up,
+    first_leader,
+    hand_points,
+    sitting_out,
+)
 from pipeline.violations import Violation
 
 SUIT_NAMES = ("club", "diamond", "heart", "spade")
@@ -621,15 +628,6 @@ def _defender_alone_phase(state: _Hand, hand: dict[str, Any]) -> None:
         result.defender_alone = seat
 
 
-def _sitting_out_seats(result: HandResult) -> tuple[int, ...]:
-    out = []
-    if result.alone and result.maker is not None:
-        out.append((result.maker + 2) % 4)
-    if result.defender_alone is not None:
-        out.append((result.defender_alone + 2) % 4)
-    return tuple(out)
-
-
 def _discard_phase(state: _Hand, hand: dict[str, Any]) -> None:
     """After an order-up the dealer picks the upcard up and discards one card."""
     result = state.result
@@ -637,10 +635,8 @@ def _discard_phase(state: _Hand, hand: dict[str, Any]) -> None:
     dealer = result.dealer
     token = hand.get("discard")
     upcard = result.upcard
-    picks_up = result.round == 1 and (
-        not (result.alone and result.maker is not None and (result.maker + 2) % 4 == dealer)
-        or rules.dealer_picks_up_when_partner_alone
-    )
+    assert result.maker is not None and result.round is not None
+    picks_up = dealer_picks_up(rules, dealer, result.maker, result.alone, result.round)
     if not picks_up:
         if upcard != UNKNOWN:
             state.out_of_play |= bit(upcard)
@@ -694,22 +690,6 @@ def _located_elsewhere(state: _Hand, card: int, seat: int) -> bool:
     return any(state.held[s] & mask for s in range(4) if s != seat)
 
 
-def _first_leader(rules: Rules, result: HandResult, out: tuple[int, ...]) -> int:
-    maker_lone = result.maker if result.alone else None
-    defender_lone = result.defender_alone
-    lone = maker_lone if maker_lone is not None else defender_lone
-    if maker_lone is not None and defender_lone is not None:
-        if rules.both_alone_lead == "lone_defender":
-            return defender_lone
-        lone = None
-    start = result.dealer + 1 if lone is None or rules.alone_lead == "left_of_dealer" else lone + 1
-    for step in range(4):
-        seat = (start + step) % 4
-        if seat not in out:
-            return seat
-    raise AssertionError("no active seat")
-
-
 def _play_phase(state: _Hand, hand: dict[str, Any]) -> None:
     """Replay the tricks: turn order, cards held, following suit, winners."""
     result = state.result
@@ -723,9 +703,10 @@ def _play_phase(state: _Hand, hand: dict[str, Any]) -> None:
     plays = _read_plays(state, tricks)
     if plays is None:
         return
-    out = _sitting_out_seats(result)
+    assert result.maker is not None
+    out = sitting_out(result.maker, result.alone, result.defender_alone)
     active = tuple(s for s in range(4) if s not in out)
-    leader = _first_leader(state.rules, result, out)
+    leader = first_leader(state.rules, result.dealer, result.maker, result.alone, result.defender_alone)
     full = True
     for t, trick in enumerate(plays):
         winner, played = _play_trick(state, t, trick, leader, active, out)

@@ -128,6 +128,48 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def sitting_out(maker: int, alone: bool, defender_alone: int | None) -> tuple[int, ...]:
+    """The seats that sit the hand out: the partner of each player who went alone.
+
+    >>> sitting_out(0, True, None), sitting_out(0, True, 1), sitting_out(2, False, 3)
+    ((2,), (2, 3), (1,))
+    """
+    out = ((maker + 2) % 4,) if alone else ()
+    return out if defender_alone is None else (*out, (defender_alone + 2) % 4)
+
+
+def first_leader(rules: Rules, dealer: int, maker: int, alone: bool, defender_alone: int | None) -> int:
+    """Who leads the first trick.
+
+    Nobody alone: the seat left of the dealer.  One player alone: the first
+    active seat left of the dealer, or left of the loner (``alone_lead``).  Both
+    alone: the lone defender, or the first active seat left of the dealer
+    (``both_alone_lead``).
+
+    >>> first_leader(PRESETS["cards4net"], 3, 2, True, None)   # seat 0 sits out
+    1
+    >>> first_leader(PRESETS["pagat"], 3, 2, True, None), first_leader(PRESETS["pagat"], 3, 2, True, 1)
+    (3, 1)
+    """
+    out = sitting_out(maker, alone, defender_alone)
+    lone = maker if alone else defender_alone
+    if alone and defender_alone is not None:
+        if rules.both_alone_lead == "lone_defender":
+            return defender_alone
+        lone = None
+    start = dealer + 1 if lone is None or rules.alone_lead == "left_of_dealer" else lone + 1
+    return next((start + step) % 4 for step in range(4) if (start + step) % 4 not in out)
+
+
+def dealer_picks_up(rules: Rules, dealer: int, maker: int, alone: bool, round_: int) -> bool:
+    """After an order-up (round one) the dealer takes the upcard, even when the
+    partner went alone unless ``dealer_picks_up_when_partner_alone`` is off."""
+    if round_ != 1:
+        return False
+    partner_alone = alone and maker == (dealer + 2) % 4
+    return not partner_alone or rules.dealer_picks_up_when_partner_alone
+
+
 def hand_points(rules: Rules, maker_tricks: int, maker_alone: bool, defender_alone: bool) -> tuple[int, int]:
     """Points for (makers, defenders) after a played hand of five tricks.
 
