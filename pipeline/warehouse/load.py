@@ -174,11 +174,11 @@ class _Loader:
         self.quarantined = _quarantined_keys(con, files)
 
     def run(self, fmt: str) -> LoadSummary:
-        gc.freeze()  # the known ids and the modules need no collecting
         try:
-            for file in self.files:
-                self._read(file, fmt)
-            self.flush()
+            with _fewer_collections():
+                for file in self.files:
+                    self._read(file, fmt)
+                self.flush()
         except BaseException:
             with contextlib.suppress(Exception):
                 _end_run(self.con, self.summary.run_id, "aborted")
@@ -295,6 +295,23 @@ class _Loader:
             con.rollback()
             raise
         self.batch = Batch(s.run_id)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Freeze what exists (modules, the known ids) and collect young objects less often.
+
+    A load allocates millions of short-lived acyclic objects (replays, rows);
+    the default thresholds spend a sixth of the time collecting them.
+    """
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def _violation(
