@@ -16,9 +16,7 @@ ROOT = Path(__file__).parents[1]
 def test_every_package_is_listed_for_the_wheel() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(config["packages"])
-    found = {
-        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "pipeline").rglob("__init__.py")
-    }
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "pipeline").rglob("__init__.py")}
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
     assert config["package-dir"]["tricklog_schemas"] == "schemas"
 
