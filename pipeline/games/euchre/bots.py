@@ -7,7 +7,8 @@ millisecond.
 
 Hand strength is in "trick points": the right bower is worth 3, an off-suit
 ace 1, a void next to two trumps half a point.  A hand of about 7 makes
-trump, about 11 with the top trump goes alone.
+trump; judged above about 11, with the top trump (or the left bower
+and two more trumps), it goes alone.
 
 >>> from pipeline.games.euchre.cards import mask_of, HEARTS, card_name, parse_card
 >>> round(trump_strength(mask_of("JH JD AH 9C AS"), HEARTS), 1)
@@ -51,7 +52,7 @@ DEALER_ORDER_AT = 6.6
 NAME_AT = 6.0
 NEXT_BONUS = 0.4
 ASSIST_SHARE = 0.5
-ALONE_AT = 10.6
+ALONE_AT = 11.2
 #: The spread of a person's misjudgement of a hand, in trick points.
 JUDGEMENT_NOISE = 1.4
 DEFEND_ALONE_AT = 9.6
@@ -116,6 +117,10 @@ def highest(mask: int, trump: int) -> int:
 
 def right_bower(trump: int) -> int:
     return card_of(JACK, trump)
+
+
+def left_bower(trump: int) -> int:
+    return card_of(JACK, SAME_COLOUR[trump])
 
 
 def holds_top_trump(hand: int, trump: int) -> bool:
@@ -199,9 +204,13 @@ def best_named_suit(hand: int, seat: int, dealer: int, turned_down: int | None) 
     return best, best_strength
 
 
-def goes_alone(hand: int, trump: int, strength: float) -> bool:
-    """Only a very strong hand holding the top trump goes alone."""
-    return strength >= ALONE_AT and holds_top_trump(hand, trump)
+def goes_alone(hand: int, trump: int, judged: float) -> bool:
+    """A hand judged very strong goes alone: with the top trump, or with three trumps
+    and the left bower (people take that risk, and are sometimes euchred for it)."""
+    if judged < ALONE_AT:
+        return False
+    trumps = hand & trump_mask(trump)
+    return holds_top_trump(hand, trump) or (trumps.bit_count() >= 3 and bool(trumps & bit(left_bower(trump))))
 
 
 def defends_alone(hand: int, trump: int) -> bool:

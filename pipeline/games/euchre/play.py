@@ -134,7 +134,7 @@ def _bidding(
             strength = bots.round_one_strength(hands[seat], seat, dealer, upcard, turned)
             judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
             if judged >= (bots.DEALER_ORDER_AT if seat == dealer else bots.ORDER_AT):
-                alone = rules.allow_alone and bots.goes_alone(hands[seat], turned, strength)
+                alone = rules.allow_alone and bots.goes_alone(hands[seat], turned, judged)
                 return _call(bids, seat, "order", alone), Contract(seat, turned, 1, alone)
             bids.append({"seat": seat, "call": "pass"})
     for seat in seats:
@@ -142,7 +142,7 @@ def _bidding(
         judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
         stuck = rules.stick_the_dealer and seat == dealer
         if judged >= bots.NAME_AT or stuck:
-            alone = rules.allow_alone and bots.goes_alone(hands[seat], suit, strength)
+            alone = rules.allow_alone and bots.goes_alone(hands[seat], suit, judged)
             return _call(bids, seat, "CDHS"[suit], alone), Contract(seat, suit, 2, alone)
         bids.append({"seat": seat, "call": "pass"})
     return bids, None
