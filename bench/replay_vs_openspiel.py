@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 
 import orjson
+from make_openspiel_sample import random_hand  # beside this script
 
 from pipeline.games.euchre.replay import replay_game
 from pipeline.importers.openspiel import history_to_record
@@ -34,17 +35,7 @@ def random_histories(n: int, seed: int) -> list[list[int]]:
 
     game = pyspiel.load_game("euchre")
     rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions = [a for a, _ in state.chance_outcomes()]
-            else:
-                actions = state.legal_actions()
-            state.apply_action(rng.choice(actions))
-        out.append(state.history())
-    return out
+    return [random_hand(game, rng).history() for _ in range(n)]
 
 
 def openspiel_replay(histories: list[list[int]]) -> None:
@@ -54,7 +45,9 @@ def openspiel_replay(histories: list[list[int]]) -> None:
     for history in histories:
         state = game.new_initial_state()
         for action in history:
-            legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            legal = (
+                [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            )
             if action not in legal:
                 raise AssertionError("illegal action in a generated history")
             state.apply_action(action)
@@ -76,7 +69,9 @@ def cpu_seconds(run: Callable[[], None], repeat: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)

@@ -9,6 +9,7 @@ winners and points.  Corrupted histories must raise the right codes.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import random
 from pathlib import Path
@@ -42,14 +43,17 @@ def pyspiel() -> Any:
     return pytest.importorskip("pyspiel")
 
 
-def random_state(game: Any, rng: random.Random) -> Any:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+def _load_sample_script() -> Any:
+    """bench/make_openspiel_sample.py, whose random play the tests share."""
+    path = Path(__file__).parent.parent / "bench" / "make_openspiel_sample.py"
+    spec = importlib.util.spec_from_file_location("make_openspiel_sample", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+random_state = _load_sample_script().random_hand
 
 
 def states(pyspiel: Any, game_string: str, count: int, seed: int) -> list[Any]:
