@@ -150,7 +150,12 @@ def _print_load(summary: Any) -> None:
 
 @app.command()
 def sql(
-    query: Annotated[str, typer.Argument(help="One read-only SQL statement (SELECT, WITH, DESCRIBE, ...).")],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="One read-only SQL statement (SELECT, WITH, DESCRIBE, ...), or a .sql file such as a report definition."
+        ),
+    ],
     db: DbOption = Path("tricklog.duckdb"),
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")] = "table",
     output: Annotated[
@@ -159,11 +164,11 @@ def sql(
 ) -> None:
     """Run a read-only SQL query on the warehouse; writes are refused."""
     from pipeline.warehouse.api import Warehouse
-    from pipeline.warehouse.query import write_result
+    from pipeline.warehouse.query import query_text, write_result
 
     try:
         with Warehouse.open(db) as warehouse:
-            result = warehouse.sql(query)
+            result = warehouse.sql(query_text(query))
         write_result(result, fmt, output)
     except TricklogError as e:
         fail(str(e))

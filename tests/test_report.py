@@ -295,4 +295,4 @@ def test_missing_warehouse_is_a_usage_error(tmp_path: Path) -> None:
     cmd += ["--db", str(tmp_path / "none.duckdb"), "--out", str(tmp_path / "r")]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
-    assert "no such warehouse" in proc.stderr
+    assert "no such database" in proc.stderr

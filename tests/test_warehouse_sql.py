@@ -99,3 +99,16 @@ def stored_rows(con: duckdb.DuckDBPyConnection, table: str) -> int:
 def test_missing_database_is_exit_2(tmp_path: Path) -> None:
     proc = run_cli("sql", "select 1", "--db", str(tmp_path / "none.duckdb"))
     assert proc.returncode == 2 and "no such database" in proc.stderr
+
+
+def test_a_report_file_runs_as_it_stands(db: Path) -> None:
+    """Report definitions use the query macros, which every read-only session has."""
+    report = Path(__file__).parent.parent / "reports" / "euchre_by_round.sql"
+    proc = run_cli("sql", str(report), "--db", str(db), "-f", "csv")
+    assert proc.returncode == 0, proc.stderr
+    header, *rows = proc.stdout.splitlines()
+    assert header.split(",")[:3] == ["round", "euchred_k", "euchred_n"]
+    counted = duckdb.connect(str(db), read_only=True).execute(
+        "select count(*) from hands where valid and complete and thrown_in is null and maker_seat is not null"
+    ).fetchall()[0][0]
+    assert sum(int(r.split(",")[2]) for r in rows) == counted

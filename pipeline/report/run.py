@@ -7,7 +7,8 @@ Each report is one SQL file in the ``tricklog_reports`` package (the
 statistics count).  The filters are the session variables ``report_sources``
 and ``report_players``, set from bound parameters (never formatted into the
 text); unset, every game is in scope, so a report file also runs as it stands
-on any connection where the macros are installed (:func:`install_macros`).
+on any read-only warehouse connection (the macros come with it), in
+``tricklog sql`` too.
 
 Result tables follow a naming habit that lets the intervals be added here, in
 one place: a pair ``x_k`` / ``x_n`` becomes a rate (``x_rate``, ``x_lo``,
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-#: The files that define the macros every report uses, in the order to run them.
-MACROS = ("scoped_games", "scoped_violations", "counted_hands")
 
 #: The reports, in the order the page shows them.
 REPORTS = (
@@ -113,24 +112,12 @@ def sql_file(name: str) -> SqlFile:
 
 
 def connect(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> duckdb.DuckDBPyConnection:
-    """Open a warehouse read-only, with the report macros installed and the filters set."""
-    import duckdb
+    """Open a warehouse read-only (the report macros come with it) and set the filters."""
+    from pipeline.warehouse.ddl import connect as open_warehouse
 
-    if not db.is_file():
-        raise ReportError(f"{db}: no such warehouse (run 'tricklog load' first)")
-    try:
-        con = duckdb.connect(str(db), read_only=True)
-    except duckdb.Error as e:
-        raise ReportError(f"{db}: cannot open the warehouse: {e}") from e
-    install_macros(con)
+    con = open_warehouse(db, read_only=True)
     set_filters(con, sources, players)
     return con
-
-
-def install_macros(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the temporary macros ``scoped_games`` and ``counted_hands`` on a connection."""
-    for name in MACROS:
-        con.execute(sql_file(name).text)
 
 
 def set_filters(con: duckdb.DuckDBPyConnection, sources: Sequence[str], players: Sequence[str]) -> None:

@@ -30,8 +30,19 @@ def ddl_text() -> str:
     return resources.files("tricklog_schemas").joinpath("warehouse.sql").read_text(encoding="utf-8")
 
 
+#: Table macros of ``reports/`` (``scoped_games()``, ``counted_hands()``, ...) that every
+#: read-only session gets, so a report file runs as it stands from ``tricklog sql``
+#: and the Python API too.  Temporary: they never touch the file.
+QUERY_MACROS = ("scoped_games", "scoped_violations", "counted_hands")
+
+
+def install_query_macros(con: duckdb.DuckDBPyConnection) -> None:
+    for name in QUERY_MACROS:
+        con.execute(resources.files("tricklog_reports").joinpath(f"{name}.sql").read_text(encoding="utf-8"))
+
+
 def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Open a warehouse; a writer also creates any missing table.
+    """Open a warehouse; a writer also creates any missing table, a reader gets the query macros.
 
     Only one process may write a DuckDB file at a time: a second writer (or a
     reader while a writer works) gets a WarehouseError naming the holder.
@@ -47,7 +58,9 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise WarehouseError(_open_error(db, str(e))) from e
     except duckdb.Error as e:
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
-    if not read_only:
+    if read_only:
+        install_query_macros(con)
+    else:
         con.execute(ddl_text())
     return con
 

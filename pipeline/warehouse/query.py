@@ -41,6 +41,17 @@ class QueryFailed(WarehouseError):
     """DuckDB could not parse or run the query (its message is kept)."""
 
 
+def query_text(query: str) -> str:
+    """The SQL to run: the argument itself, or the text of the ``.sql`` file it names."""
+    path = Path(query)
+    if query.endswith(".sql") and "\n" not in query and path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise WarehouseError(f"{query}: cannot read: {e}") from e
+    return query
+
+
 def check_read_only(query: str) -> None:
     """Refuse anything but one read-only query, using DuckDB's own parser."""
     import duckdb
