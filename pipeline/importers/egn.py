@@ -12,8 +12,8 @@ still checked, as separate stretches (see :func:`read_egn`).
 
 >>> card_token("Ad", None), card_token("Nc", None), card_token("Xx", None), card_token("R", 2)
 ('AD', '9C', '??', 'JH')
->>> card_token("L", 2), card_token("B", None)
-('JD', 'JK')
+>>> card_token("L", 2), card_token("B", None), card_token("", None)
+('JD', 'JK', '??')
 """
 
 from __future__ import annotations
@@ -68,10 +68,13 @@ def card_token(token: object, trump: int | None) -> str | None:
 
     ``R`` and ``L`` (the bowers) and the generic suits ``t`` (trump) and ``n``
     (next) need the trump suit; without it they are unknown.  The green suit
-    ``g`` does not say which suit it is: unknown.
+    ``g`` does not say which suit it is: unknown.  An empty string is a slot the
+    EGN editor left unfilled (its kitty is written ``["", "", ""]``): unknown.
     """
     if not isinstance(token, str):
         return None
+    if token == "":
+        return "??"
     if token == "B":
         return "JK"
     if token in ("R", "L"):
@@ -462,13 +465,20 @@ class _DealConverter:
         hand["upcard"] = upcard if upcard is not None else state.get("upCard")
 
     def _holdings(self, state: dict[str, Any]) -> None:
-        """playerCards and kitty, read once trump is known (for R, L, t, n)."""
+        """playerCards and kitty, read once trump is known (for R, L, t, n).
+
+        EGN 1.0 editors write ``player_cards``.  A kitty with no known card
+        (``[]``, ``["", "", ""]``) was not recorded, as if absent.
+        """
         hand = self.out.hand
-        cards = state.get("playerCards")
+        cards = state.get("playerCards", state.get("player_cards"))
         if isinstance(cards, list) and any(cards):
             hand["deal"] = [self._cards(h) if h else ["??"] * 5 for h in cards]
-        if isinstance(state.get("kitty"), list):
-            hand["kitty"] = self._cards(state["kitty"])
+        kitty = state.get("kitty")
+        if isinstance(kitty, list) and any(card_token(t, None) != "??" for t in kitty):
+            hand["kitty"] = self._cards(kitty)
+        elif kitty is not None and not isinstance(kitty, list):
+            hand["kitty"] = kitty  # the replay reports it as malformed
 
     def _cards(self, tokens: object) -> list[Any]:
         if not isinstance(tokens, list):
@@ -563,9 +573,27 @@ class _DealConverter:
                     f"trick {t} holds an unknown card, so its seats and winner cannot be told", "unknown_card"
                 )
         dealer = self.out.hand["dealer"]
-        seated = seat_tricks(tokens, dealer, maker, alone, defender, self.trump, self.game.left_of_loner)
+        leader = self._initial_lead(play, maker, alone, defender)
+        if leader is None:
+            leader = first_leader(dealer, maker, alone, defender, self.game.left_of_loner)
+        seated = seat_tricks(tokens, leader, maker, alone, defender, self.trump)
         self.out.hand["tricks"] = seated
         self._check_fast_break(seated, maker)
+
+    def _initial_lead(
+        self, play: dict[str, Any], maker: int | None, alone: bool, defender: int | None
+    ) -> int | None:
+        """The seat the file says led the first trick (``initialLead``), if it says.
+
+        The record then shows that seat leading, and the replay judges it
+        against the lead rule (a ``lead`` violation when they differ).
+        """
+        seat = play.get("initialLead")
+        if seat is None:
+            return None
+        if type(seat) is not int or not 0 <= seat <= 3 or seat in sitting_out(maker, alone, defender):
+            raise _Skip(f"initialLead {seat!r} is not a seat in play", "schema")
+        return seat
 
     def _check_fast_break(self, seated: list[list[list[Any]]], maker: int | None) -> None:
         if not self.game.ruleset.get("fast_break") or maker is None or self.trump is None or len(seated) != 5:
@@ -612,22 +640,20 @@ def first_leader(
 
 def seat_tricks(
     tricks: list[list[Any]],
-    dealer: int,
+    leader: int,
     maker: int | None,
     alone: bool,
     defender: int | None,
     trump: int | None,
-    left_of_loner: bool,
 ) -> list[list[list[Any]]]:
-    """Tricks as ``[[seat, card], ...]``: seats clockwise from each leader, skipping
-    those sitting out; the winner of a trick leads the next.
+    """Tricks as ``[[seat, card], ...]``: seats clockwise from each leader (the
+    first given), skipping those sitting out; the winner of a trick leads the next.
 
-    >>> seat_tricks([["AC", "TC", "9C", "KC"], ["AH", "KH", "TH", "QD"]], 3, 0, False, None, 1, False)
+    >>> seat_tricks([["AC", "TC", "9C", "KC"], ["AH", "KH", "TH", "QD"]], 0, 0, False, None, 1)
     [[[0, 'AC'], [1, 'TC'], [2, '9C'], [3, 'KC']], [[0, 'AH'], [1, 'KH'], [2, 'TH'], [3, 'QD']]]
     """
     out_seats = sitting_out(maker, alone, defender)
     active = [s for s in range(4) if s not in out_seats]
-    leader = first_leader(dealer, maker, alone, defender, left_of_loner)
     seated: list[list[list[Any]]] = []
     for trick in tricks:
         start = active.index(leader) if leader in active else 0
