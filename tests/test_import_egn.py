@@ -10,6 +10,7 @@ importer's own seat logic.
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from pipeline.sources import SourceItem
 from pipeline.validate import check_games
 
 FIXTURES = Path(__file__).parent / "fixtures" / "egn"
-VALID = ["standard.egn", "left-of-loner.egn", "condensed.egn", "match.emn"]
+VALID = ["standard.egn", "left-of-loner.egn", "condensed.egn", "match.emn", "editor-v1.egn"]
 
 
 def items(name: str) -> list[SourceItem]:
@@ -40,6 +41,20 @@ def codes(item: SourceItem) -> list[str]:
 def load(name: str) -> dict[str, Any]:
     document: dict[str, Any] = json.loads((FIXTURES / name).read_text())
     return document
+
+
+def read_items(document: dict[str, Any]) -> list[SourceItem]:
+    """The items of an EGN document written to a temporary file."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.egn"
+        path.write_text(json.dumps(document))
+        return list(read_egn(str(path)))
+
+
+def read_one(document: dict[str, Any]) -> dict[str, Any]:
+    (item,) = read_items(document)
+    assert item.record is not None
+    return item.record
 
 
 # --------------------------------------------------------------------------
@@ -220,6 +235,43 @@ def test_unknown_cards_map_to_unknown_and_an_unknown_play_is_unsupported() -> No
     assert "deal 2: trick 3 holds an unknown card" in unsupported.message
     assert record["game_id"] == "unknown-1@deals-0-1" and "final_score" not in record
     assert codes(item) == ["unsupported"]
+
+
+def test_an_unfilled_kitty_is_unrecorded_and_player_cards_are_read() -> None:
+    # The EGN 1.0 editor writes "kitty": [] or ["", "", ""] when the kitty is
+    # unknown, and "player_cards" for the hands (here only a loner's partner).
+    (item,) = items("editor-v1.egn")
+    record = item.record
+    assert record is not None
+    first, second = record["hands"]
+    assert "kitty" not in first and "kitty" not in second
+    assert "deal" not in first  # four empty hands: nothing recorded
+    assert second["deal"][2] == ["AC", "KC", "QC", "JC", "AD"]
+    assert second["deal"][0] == ["??"] * 5
+    assert codes(item) == []
+
+
+def test_an_empty_card_string_is_unknown() -> None:
+    document = load("editor-v1.egn")
+    document["deals"][1]["initialState"]["kitty"] = ["", "Qh", ""]
+    assert read_one(document)["hands"][1]["kitty"] == ["??", "QH", "??"]
+
+
+def test_initial_lead_seats_the_first_trick_and_the_replay_judges_it() -> None:
+    (item,) = items("initial-lead.egn")
+    assert item.record is not None
+    assert item.record["hands"][0]["tricks"][0][0] == [2, "KD"]
+    (violation,) = replay_game(item.record).violations
+    assert violation.code == "lead"
+    assert violation.message == "hand 0, trick 0: seat 2 led; seat 1 leads first under these rules"
+
+
+def test_an_initial_lead_outside_the_play_is_refused() -> None:
+    document = load("editor-v1.egn")
+    document["deals"][1]["phases"][1]["initialLead"] = 2  # the loner's partner sits out
+    (unsupported,) = read_items(document)[0].violations
+    assert (unsupported.code, unsupported.rule) == ("schema", "schema")
+    assert "initialLead 2 is not a seat in play" in unsupported.message
 
 
 def test_an_unsupported_deal_cuts_the_game_into_checked_stretches() -> None:
