@@ -256,3 +256,31 @@ def test_legal_plays_agree_with_the_oracle(hand: list[str], trump: str, led: str
     got = legal_plays(mask_of(" ".join(hand)), t, None if led is None else SUITS.index(led))
     want = mask_of(" ".join(oracle_legal(hand, trump, led)))
     assert got == want
+
+
+DECK_24 = [r + s for s in SUITS for r in "9TJQKA"]
+DEAL_TOKENS = st.one_of(
+    st.permutations(DECK_24).map(lambda cards: cards[:20]),
+    st.lists(st.sampled_from([*DECK_24, "??", "7H", "jd", "10h"]), min_size=20, max_size=20),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(deal=DEAL_TOKENS, seen=st.sampled_from([0, 1 << 2, 1 << 31]))
+def test_the_fast_deal_reader_agrees_with_the_card_by_card_one(deal: list[str], seen: int) -> None:
+    """The bit-mask shortcut for a clean deal ends in the same state as reading card by card."""
+    from pipeline.games.euchre.replay import _Context, _Hand, _read_clean_deal, _read_deal_by_card
+
+    seats = [deal[i * 5 : i * 5 + 5] for i in range(4)]
+    slow = _Hand(_Context("g"), PRESETS["cards4net"], 0, 0)
+    slow_seen = _read_deal_by_card(slow, seats, seen)
+    fast = _Hand(_Context("g"), PRESETS["cards4net"], 0, 0)
+    if _read_clean_deal(fast, seats, seen):
+        assert (fast.held, fast.slots, fast.result.deal_known) == (
+            slow.held,
+            slow.slots,
+            slow.result.deal_known,
+        )
+        assert slow.ctx.violations == [] and slow_seen == seen | sum(fast.held)
+    else:
+        assert slow.ctx.violations or not slow.result.deal_known or slow_seen & seen

@@ -70,8 +70,10 @@ def _parse_token(token: str) -> int | None:
 CARD_CODES: dict[str, int] = {}
 for _card in range(NUM_CARDS):
     _name = card_name(_card)
-    for _variant in {_name, _name.lower(), _name[0] + _name[1].lower(), _name[0].lower() + _name[1]}:
-        CARD_CODES[_variant] = _card
+    _ranks = (_name[0], _name[0].lower(), "10") if _name[0] == "T" else (_name[0], _name[0].lower())
+    for _rank in _ranks:
+        for _suit in {_name[1], _name[1].lower()}:
+            CARD_CODES[_rank + _suit] = _card
 CARD_CODES["??"] = UNKNOWN
 
 

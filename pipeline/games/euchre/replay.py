@@ -68,6 +68,10 @@ DECK_TOKENS: dict[int, dict[str, int]] = {
     size: {t: c for t, c in CARD_CODES.items() if c == UNKNOWN or mask >> c & 1}
     for size, mask in DECKS.items()
 }
+#: Per deck size, the bit of each known card's spellings.
+DECK_BITS: dict[int, dict[str, int]] = {
+    size: {t: 1 << c for t, c in tokens.items() if c != UNKNOWN} for size, tokens in DECK_TOKENS.items()
+}
 #: For each set of active seats, the order of play from each leader.
 PLAY_ORDER: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
     active: tuple(tuple(s for s in ((lead + i) % 4 for i in range(4)) if s in active) for lead in range(4))
@@ -398,6 +402,13 @@ def _read_deal(state: _Hand, deal: object, seen: int) -> int:
         counts = [len(h) for h in deal]
         state.add("deck", ".deal", f"deal must give 5 cards to each of 4 seats, not {counts}")
         return seen
+    if _read_clean_deal(state, deal, seen):
+        return seen | state.held[0] | state.held[1] | state.held[2] | state.held[3]
+    return _read_deal_by_card(state, deal, seen)
+
+
+def _read_deal_by_card(state: _Hand, deal: list[list[Any]], seen: int) -> int:
+    """Read a deal card by card, reporting each bad or repeated card."""
     known_all = True
     tokens = state.tokens
     held = state.held
@@ -417,6 +428,26 @@ def _read_deal(state: _Hand, deal: object, seen: int) -> int:
             state.slots[seat] -= 1
     state.result.deal_known = known_all
     return seen
+
+
+def _read_clean_deal(state: _Hand, deal: list[list[Any]], seen: int) -> bool:
+    """The common case in a few operations: 20 known, distinct cards of the deck.
+
+    Anything else (an unknown, odd or repeated card) returns False and leaves
+    the state alone, for :func:`_read_deal` to read card by card and report.
+    """
+    bits = DECK_BITS[state.rules.deck]
+    try:
+        masks = [bits[a] | bits[b] | bits[c] | bits[d] | bits[e] for a, b, c, d, e in deal]
+    except (KeyError, TypeError):
+        return False
+    union = masks[0] | masks[1] | masks[2] | masks[3]
+    if union.bit_count() != 20 or union & seen:
+        return False
+    state.held[:] = masks
+    state.slots[:] = [0, 0, 0, 0]
+    state.result.deal_known = True
+    return True
 
 
 def _read_kitty(state: _Hand, kitty: object, seen: int) -> int:
