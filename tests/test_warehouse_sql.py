@@ -108,7 +108,8 @@ def test_a_report_file_runs_as_it_stands(db: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     header, *rows = proc.stdout.splitlines()
     assert header.split(",")[:3] == ["round", "euchred_k", "euchred_n"]
-    counted = duckdb.connect(str(db), read_only=True).execute(
-        "select count(*) from hands where valid and complete and thrown_in is null and maker_seat is not null"
-    ).fetchall()[0][0]
+    with duckdb.connect(str(db), read_only=True) as con:
+        counted = con.execute(
+            "select count(*) from hands where valid and complete and thrown_in is null and maker_seat is not null"
+        ).fetchall()[0][0]
     assert sum(int(r.split(",")[2]) for r in rows) == counted
