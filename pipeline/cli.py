@@ -58,7 +58,7 @@ def validate(
     """Replay every game against its rules and report each violation."""
     from pipeline.console import ValidateView
 
-    view = ValidateView(violations_path=violations, quiet=as_json)
+    view = ValidateView(paths, violations_path=violations, quiet=as_json)
     try:
         with view:
             summary = _validate(paths, from_, view)
@@ -122,30 +122,16 @@ def load(
     from pipeline.console import Progress
     from pipeline.warehouse.api import load as load_games
 
-    progress = Progress(enabled=not as_json, label="lines")
     try:
-        progress.start()
-        try:
+        with Progress(paths, enabled=not as_json, label="lines") as progress:
             summary = load_games(paths, db, from_, batch_size=batch_size, on_line=progress.advance)
-        finally:
-            progress.stop()
     except TricklogError as e:
         fail(str(e))
     if as_json:
         print_json(summary.to_json())
     else:
-        _print_load(summary)
+        typer.echo(summary.describe())
     raise typer.Exit(EXIT_VIOLATIONS if summary.found_problems else EXIT_CLEAN)
-
-
-def _print_load(summary: Any) -> None:
-    s = summary
-    news = "nothing new: every line was already loaded" if s.lines == s.already_present else ""
-    typer.echo(
-        f"{s.db}: run {s.run_id}: {s.lines} lines = {s.games_loaded} games loaded"
-        f" + {s.already_present} already present + {s.quarantined} quarantined;"
-        f" {s.violations} violations recorded" + (f" ({news})" if news else "")
-    )
 
 
 @app.command()

@@ -7,6 +7,8 @@ terminal, so pipes and ``--json`` output stay clean.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -16,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pipeline.sources import ByteMeter, input_size, metered
 from pipeline.validate import CheckedGame, ValidationSummary
 from pipeline.violations import CODES, TricklogError, Violation
 
@@ -25,12 +28,12 @@ SHOWN_VIOLATIONS = 20
 class ValidateView:
     """Streams violations to a file, keeps the first few to show, draws progress."""
 
-    def __init__(self, violations_path: Path | None, quiet: bool) -> None:
+    def __init__(self, paths: Sequence[str], violations_path: Path | None, quiet: bool) -> None:
         self.violations_path = violations_path
         self.quiet = quiet
         self.first: list[Violation] = []
         self._out: IO[bytes] | None = None
-        self._progress = Progress(enabled=not quiet)
+        self._progress = Progress(paths, enabled=not quiet)
 
     def __enter__(self) -> ValidateView:
         if self.violations_path is not None:
@@ -38,13 +41,13 @@ class ValidateView:
                 self._out = self.violations_path.open("wb")
             except OSError as e:
                 raise TricklogError(f"{self.violations_path}: cannot write: {e.strerror or e}") from e
-        self._progress.start()
+        self._progress.__enter__()
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._progress.stop()
+        self._progress.__exit__()
         if self._out is not None:
             self._out.close()
 
@@ -82,35 +85,45 @@ class ValidateView:
 
 
 class Progress:
-    """A rich spinner-with-count on stderr, only when stderr is a terminal."""
+    """A rich progress bar on stderr over the bytes of the inputs (a count for stdin).
 
-    def __init__(self, enabled: bool, label: str = "games") -> None:
+    Shown only when stderr is a terminal; counts ``label`` items as they come::
+
+        with Progress(paths, enabled=not as_json, label="lines") as progress:
+            load(paths, db, on_line=progress.advance)
+    """
+
+    def __init__(self, paths: Sequence[str], enabled: bool, label: str = "games") -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.label = label
+        self.total = input_size(paths)
+        self.meter = ByteMeter()
+        self.count = 0
+        self._stack = ExitStack()
         self._progress: Any = None
         self._task: Any = None
 
-    def start(self) -> None:
-        if not self.enabled:
-            return
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._stack.enter_context(metered(self.meter))
+            self._progress = self._stack.enter_context(self._rich_progress())
+            self._task = self._progress.add_task(self.label, total=self.total, count=0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+        self._progress = None
+
+    def _rich_progress(self) -> Any:
+        from rich.progress import BarColumn, DownloadColumn, SpinnerColumn, TextColumn, TimeRemainingColumn
         from rich.progress import Progress as RichProgress
-        from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        self._progress = RichProgress(
-            SpinnerColumn(),
-            TextColumn("{task.completed:,} " + self.label),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(self.label, total=None)
+        columns: list[Any] = [SpinnerColumn(), TextColumn("{task.fields[count]:,} " + self.label)]
+        if self.total is not None:
+            columns += [BarColumn(), DownloadColumn(), TimeRemainingColumn()]
+        return RichProgress(*columns, console=Console(stderr=True), transient=True)
 
-    def advance(self, n: int = 1) -> None:
-        if self._progress is not None:
-            self._progress.advance(self._task, n)
-
-    def stop(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
+    def advance(self) -> None:
+        self.count += 1
+        if self._progress is not None and self.count % 256 == 0:
+            self._progress.update(self._task, completed=self.meter.done, count=self.count)

@@ -21,7 +21,7 @@ def run_demo(workdir: Path, games: int) -> None:
     console.print(f"[bold]1. simulate[/] {games} games (mixed presets, 2% corrupted) -> {games_path}")
     write_simulation(games_path, games, seed=DEMO_SEED, preset="mixed", corrupt_rate=0.02)
     console.print(f"[bold]2. validate[/] {games_path}")
-    view = ValidateView(violations_path=workdir / "violations.jsonl", quiet=False)
+    view = ValidateView([str(games_path)], violations_path=workdir / "violations.jsonl", quiet=False)
     with view:
         summary = validate([str(games_path)], on_game=view.on_game)
     view.print_summary(summary)
@@ -56,17 +56,9 @@ def load_demo(console: Console, games_path: Path, db: Path) -> None:
     from pipeline.warehouse.api import load
 
     console.print(f"[bold]3. load[/] {games_path} -> {db}")
-    progress = Progress(enabled=True, label="lines")
-    progress.start()
-    try:
+    with Progress([str(games_path)], enabled=True, label="lines") as progress:
         s = load([str(games_path)], db, on_line=progress.advance)
-    finally:
-        progress.stop()
-    console.print(
-        f"run {s.run_id}: {s.lines} lines = {s.games_loaded} games loaded + {s.already_present} already "
-        f"present + {s.quarantined} quarantined; {s.violations} violations recorded",
-        soft_wrap=True,
-    )
+    console.print(s.describe(), soft_wrap=True, markup=False)
     console.print("Try:")
     for what, query in EXAMPLE_QUERIES:
         console.print(f"  # {what}", soft_wrap=True)

@@ -12,7 +12,9 @@ import gzip
 import io
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
@@ -41,6 +43,60 @@ class SourceItem:
     violations: list[Violation] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class ByteMeter:
+    """How many bytes of input files have been read (compressed bytes for .gz/.zst)."""
+
+    done: int = 0
+
+
+_METER: ContextVar[ByteMeter | None] = ContextVar("tricklog_byte_meter", default=None)
+
+
+@contextmanager
+def metered(meter: ByteMeter) -> Iterator[ByteMeter]:
+    """Count into ``meter`` every byte that files opened in this block read from disk."""
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+class _CountingReader(io.RawIOBase):
+    """A file that adds each byte read to a meter (under any decompressor)."""
+
+    def __init__(self, raw: IO[bytes], meter: ByteMeter) -> None:
+        self._raw = raw
+        self._meter = meter
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer)  # type: ignore[attr-defined]
+        self._meter.done += n or 0
+        return int(n or 0)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _GzipReader(gzip.GzipFile):
+    """A GzipFile that also closes the file it reads from."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        super().__init__(fileobj=source, mode="rb")
+        self._source = source
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._source.close()
+
+
 def open_binary(path: str) -> IO[bytes]:
     """Open an input for reading bytes, decompressing by its extension.
 
@@ -52,16 +108,26 @@ def open_binary(path: str) -> IO[bytes]:
     if p.is_dir():
         raise TricklogError(f"{path}: is a directory (give the files inside it)")
     try:
-        raw = p.open("rb")
+        raw: IO[bytes] = p.open("rb")
     except OSError as e:
         raise TricklogError(f"{path}: cannot open: {e.strerror or e}") from e
+    meter = _METER.get()
+    if meter is not None:
+        raw = io.BufferedReader(_CountingReader(raw, meter))
     if path.endswith(".gz"):
-        raw.close()  # GzipFile does not close a file object it is given
-        return cast(IO[bytes], gzip.open(p, "rb"))
+        return cast(IO[bytes], _GzipReader(raw))
     if path.endswith(".zst"):
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
         return io.BufferedReader(cast(io.RawIOBase, reader))
     return raw
+
+
+def input_size(paths: Sequence[str]) -> int | None:
+    """The bytes on disk of all inputs, or None when one has no size known ahead (stdin)."""
+    try:
+        return sum(Path(p).stat().st_size for p in paths if p != STDIN) if STDIN not in paths else None
+    except OSError:
+        return None
 
 
 def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:

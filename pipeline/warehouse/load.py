@@ -76,6 +76,15 @@ class LoadSummary:
     violations: int = 0
     batches: int = 0
 
+    def describe(self) -> str:
+        """One line saying where every input line went."""
+        news = " (nothing new: every line was already loaded)" if self.lines == self.already_present else ""
+        return (
+            f"{self.db}: run {self.run_id}: {self.lines} lines = {self.games_loaded} games loaded"
+            f" + {self.already_present} already present + {self.quarantined} quarantined;"
+            f" {self.violations} violations recorded{news}"
+        )
+
     @property
     def accounted(self) -> bool:
         return self.lines == self.games_loaded + self.already_present + self.quarantined
