@@ -121,3 +121,29 @@ create table if not exists quarantine (
     raw_text    varchar not null,                         -- the same, decoded as UTF-8 (bad bytes replaced)
     primary key (file_sha256, line)
 );
+
+-- Views: the same facts, arranged the way analysts ask for them.
+
+-- One row per seat of every game: who sat where, their team and whether it won.
+create or replace view players as
+select
+    g.game_id,
+    s.seat::tinyint as seat,
+    g.players[s.seat + 1] as player,
+    (s.seat % 2)::tinyint as team,
+    case when g.winner_team is null then null else g.winner_team = s.seat % 2 end as won
+from games as g
+cross join (select unnest(range(4)) as seat) as s;
+
+-- One row per team of every game: its players, final score and outcome.
+create or replace view results as
+select
+    g.game_id,
+    t.team::tinyint as team,
+    [g.players[t.team + 1], g.players[t.team + 3]] as players,
+    case t.team when 0 then g.team0_score else g.team1_score end as score,
+    case t.team when 0 then g.team1_score else g.team0_score end as opponents_score,
+    g.complete,
+    case when g.winner_team is null then null else g.winner_team = t.team end as won
+from games as g
+cross join (select unnest(range(2)) as team) as t;

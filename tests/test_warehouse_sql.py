@@ -113,3 +113,19 @@ def test_a_report_file_runs_as_it_stands(db: Path) -> None:
             "select count(*) from hands where valid and complete and thrown_in is null and maker_seat is not null"
         ).fetchall()[0][0]
     assert sum(int(r.split(",")[2]) for r in rows) == counted
+
+
+def test_players_and_results_views(db: Path) -> None:
+    with duckdb.connect(str(db), read_only=True) as con:
+        games = con.execute(
+            "select game_id, players, winner_team, team0_score, team1_score from games"
+        ).fetchall()
+        seats = {(g, s): (p, t, w) for g, s, p, t, w in con.execute("select * from players").fetchall()}
+        teams = {(g, t): rest for g, t, *rest in con.execute("select * from results").fetchall()}
+    assert len(seats) == 4 * len(games) and len(teams) == 2 * len(games)
+    for game_id, names, winner, score0, score1 in games:
+        for seat in range(4):
+            won = None if winner is None else winner == seat % 2
+            assert seats[(game_id, seat)] == (names[seat], seat % 2, won)
+        assert teams[(game_id, 0)][:3] == [[names[0], names[2]], score0, score1]
+        assert teams[(game_id, 1)][:3] == [[names[1], names[3]], score1, score0]
