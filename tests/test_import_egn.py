@@ -388,3 +388,23 @@ def test_alternative_lines_are_not_guessed() -> None:
     with pytest.raises(CondensedUnsupported) as e:
         decode_condensed(base64.urlsafe_b64encode(text).decode().rstrip("="))
     assert e.value.rule == "condensed_alternative_lines"
+
+
+def test_an_unrecorded_discard_may_be_the_upcard() -> None:
+    # The dealer (seat 3) takes 9H, never plays it and shows out of hearts: it
+    # put the upcard straight back, which the default rules allow.
+    (item,) = items("upcard-discarded.egn")
+    assert item.record is not None
+    assert item.record["hands"][0]["discard"] == "??"
+    assert codes(item) == []
+
+
+def test_an_unrecorded_discard_still_leaves_later_plays_as_proof() -> None:
+    # The same deal with the dealer playing the upcard last: it held 9H on
+    # each of the three heart leads it did not follow.
+    document = load("upcard-discarded.egn")
+    document["deals"][0]["phases"][1]["tricks"][4][3] = "9h"
+    (item,) = read_items(document)
+    assert item.record is not None
+    reneges = [v.path for v in replay_game(item.record).violations if v.code == "renege"]
+    assert reneges == ["hands[0].tricks[0][3]", "hands[0].tricks[1][3]", "hands[0].tricks[3][3]"]

@@ -689,12 +689,7 @@ def _discard_phase(state: _Hand, hand: dict[str, Any]) -> None:
     if card is None:
         return
     if card == UNKNOWN:
-        if state.slots[dealer] > 0:
-            state.slots[dealer] -= 1
-        else:
-            # One of six known cards went, and which is not known: only cards the
-            # dealer plays later prove what it held.
-            state.unsure_holding = dealer
+        _unknown_discard(state, dealer, upcard)
         return
     result.discard = card
     if card == upcard and not rules.dealer_may_discard_upcard:
@@ -712,6 +707,19 @@ def _discard_phase(state: _Hand, hand: dict[str, Any]) -> None:
             "discard", ".discard", f"the dealer (seat {dealer}) discarded {card_name(card)}, a card not held"
         )
     state.out_of_play |= bit(card)
+
+
+def _unknown_discard(state: _Hand, dealer: int, upcard: int) -> None:
+    """An unrecorded discard: surely an unknown card only if no known card of the dealer may go."""
+    may_go = state.held[dealer]
+    if upcard != UNKNOWN and not state.rules.dealer_may_discard_upcard:
+        may_go &= ~bit(upcard)
+    if state.slots[dealer] > 0 and not may_go:
+        state.slots[dealer] -= 1
+        return
+    # One of the dealer's six cards went (perhaps the upcard it took), and which is
+    # not known: only cards the dealer plays later prove what it held.
+    state.unsure_holding = dealer
 
 
 def _located_elsewhere(state: _Hand, card: int, seat: int) -> bool:
