@@ -739,65 +739,54 @@ def _play_phase(state: _Hand, hand: dict[str, Any]) -> None:
         shown = f"{len(tricks)} tricks" if isinstance(tricks, list) else repr(tricks)
         state.add("schema", ".tricks", f"tricks must be a list of up to 5 tricks, not {shown}")
         return
-    plays = _read_plays(state, tricks)
-    if plays is None:
-        return
+    if state.unsure_holding is not None or any(state.slots):
+        _note_later_plays(state, tricks)
     assert result.maker is not None
     out = sitting_out(result.maker, result.alone, result.defender_alone)
     active = tuple(s for s in range(4) if s not in out)
     leader = first_leader(state.rules, result.dealer, result.maker, result.alone, result.defender_alone)
     full = True
-    for t, trick in enumerate(plays):
+    for t, trick in enumerate(tricks):
+        if type(trick) is not list:
+            state.add("schema", f".tricks[{t}]", "a trick is a list of [seat, card] plays")
+            return
         winner, played = _play_trick(state, t, trick, leader, active, out)
         if played < len(active):
             full = False
-            if t < len(plays) - 1:
+            if t < len(tricks) - 1 and played >= 0:
                 state.add(
                     "play_turn", f".tricks[{t}]", f"trick {t} has {played} cards; {len(active)} seats play"
                 )
         if winner is None:
             return
         result.winners.append(winner)
-        if team_of(winner) == team_of(result.maker or 0):
+        if team_of(winner) == team_of(result.maker):
             result.maker_tricks += 1
         leader = winner
-    result.complete = full and len(plays) == 5
+    result.complete = full and len(tricks) == 5
 
 
-def _read_plays(state: _Hand, tricks: list[Any]) -> list[list[tuple[int, int | None]]] | None:
-    """The plays as (seat, card); fills ``state.later`` with every card each seat plays."""
-    out: list[list[tuple[int, int | None]]] = []
+def _note_later_plays(state: _Hand, tricks: list[Any]) -> None:
+    """Where holdings are not all known: every card each seat plays (so it held it before)."""
     tokens = state.tokens
-    later = state.later
-    for t, trick in enumerate(tricks):
-        if type(trick) is not list:
-            state.add("schema", f".tricks[{t}]", "a trick is a list of [seat, card] plays")
-            return None
-        plays: list[tuple[int, int | None]] = []
-        for k, play in enumerate(trick):
-            if not (type(play) is list and len(play) == 2 and type(play[0]) is int and 0 <= play[0] <= 3):
-                state.add("schema", f".tricks[{t}][{k}]", f"a play is [seat, card], not {play!r}")
-                return None
-            seat, token = play
-            card = tokens.get(token) if type(token) is str else None
-            if card is None or card == UNKNOWN:
-                card = state.bad_card(token, f".tricks[{t}][{k}][1]", False)
-            if card is not None:
-                later[seat] |= 1 << card
-            plays.append((seat, card))
-        out.append(plays)
-    return out
+    for trick in tricks:
+        for play in trick if type(trick) is list else ():
+            if type(play) is list and len(play) == 2 and _is_seat(play[0]):
+                card = tokens.get(play[1]) if type(play[1]) is str else None
+                if card is not None and card != UNKNOWN:
+                    state.later[play[0]] |= 1 << card
 
 
 def _play_trick(
     state: _Hand,
     t: int,
-    trick: list[tuple[int, int | None]],
+    trick: list[Any],
     leader: int,
     active: tuple[int, ...],
     out: tuple[int, ...],
 ) -> tuple[int | None, int]:
-    """Replay one trick; returns its winner (None if it cannot be told) and active plays.
+    """Replay one trick; returns its winner (None if it cannot be told) and the
+    number of active plays (-1 when a play is not a [seat, card] pair).
 
     The common case (the right seat, a card it holds, suit followed) costs a few
     bit operations a card; every irregularity goes to a function that reports it.
@@ -808,13 +797,17 @@ def _play_trick(
     effective = EFFECTIVE[trump]
     held = state.held
     later = state.later
-    result.leaders.append(trick[0][0] if trick else leader)
+    tokens = state.tokens
     cards: list[int] = []
     seats: list[int] = []
     led = -1
     follow = 0
     order = PLAY_ORDER[active][leader]
-    for k, (seat, card) in enumerate(trick):
+    for k, play in enumerate(trick):
+        if not (type(play) is list and len(play) == 2 and type(play[0]) is int and 0 <= play[0] <= 3):
+            state.add("schema", f".tricks[{t}][{k}]", f"a play is [seat, card], not {play!r}")
+            return None, -1
+        seat, token = play
         if seat in out or seat in seats:
             _report_extra_play(state, t, k, seat, out)
             continue
@@ -826,8 +819,11 @@ def _play_trick(
             if not seats:
                 leader = seat
                 order = PLAY_ORDER[active][leader]
-        if card is None:
-            return None, len(seats)
+        card = tokens.get(token) if type(token) is str else None
+        if card is None or card == UNKNOWN:
+            card = state.bad_card(token, f".tricks[{t}][{k}][1]", False)
+            if card is None:
+                return None, len(seats)
         mask = 1 << card
         later[seat] &= ~mask
         if held[seat] & mask:
@@ -842,6 +838,7 @@ def _play_trick(
             _report_renege(state, t, k, seat, card, led)
         seats.append(seat)
         cards.append(card)
+    result.leaders.append(seats[0] if seats else leader)
     result.tricks.append(list(zip(seats, cards, strict=True)))
     if not cards:
         return None, 0
