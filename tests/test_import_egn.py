@@ -408,3 +408,28 @@ def test_an_unrecorded_discard_still_leaves_later_plays_as_proof() -> None:
     assert item.record is not None
     reneges = [v.path for v in replay_game(item.record).violations if v.code == "renege"]
     assert reneges == ["hands[0].tricks[0][3]", "hands[0].tricks[1][3]", "hands[0].tricks[3][3]"]
+
+
+@pytest.mark.parametrize("spelling", ["PickUp", "Call"])
+def test_the_replayer_documents_round_one_spellings_mean_order(tmp_path: Path, spelling: str) -> None:
+    text = (FIXTURES / "standard.egn").read_text().replace('"Order"', f'"{spelling}"')
+    path = tmp_path / "spelled.egn"
+    path.write_text(text)
+    (item,) = read_egn(str(path))
+    (original,) = items("standard.egn")
+    assert item.record is not None and original.record is not None
+    assert [h["bids"] for h in item.record["hands"]] == [h["bids"] for h in original.record["hands"]]
+    assert codes(item) == []
+
+
+def test_alone_as_a_call_makes_the_maker_alone(tmp_path: Path) -> None:
+    document = load("standard.egn")
+    deal = next(d for d in document["deals"] if "Order" in d["phases"][0]["calls"])
+    bidding = deal["phases"][0]
+    bidding["calls"] = ["Alone" if c == "Order" else c for c in bidding["calls"]]
+    path = tmp_path / "alone.egn"
+    path.write_text(json.dumps(document))
+    (item,) = read_egn(str(path))
+    assert item.record is not None
+    hand = item.record["hands"][document["deals"].index(deal)]
+    assert next(b for b in hand["bids"] if b["call"] == "order").get("alone") is True

@@ -47,6 +47,9 @@ SOURCE = "egn"
 #: ``winning_score`` 0 (a fixed number of deals) means no target: one no score reaches.
 NO_TARGET = 1_000_000
 _SUIT_LETTERS = {"c": 0, "d": 1, "h": 2, "s": 3}
+#: Round-one acceptances of the upcard: the schema's "Order", and the replayer
+#: document's "PickUp", "Call" and "Alone" (the last also makes the maker alone).
+ORDER_CALLS = frozenset(("Order", "PickUp", "Call", "Alone"))
 _SNIFF = re.compile(
     rb'^\s*\{.*?"fileType"\s*:\s*"(Euchre Game Notation|Euchre Match Notation|EGN|EMN)"', re.S
 )
@@ -501,7 +504,7 @@ class _DealConverter:
             if maker is None and call != "Pass":
                 maker = seat
                 self._set_trump(call, i)
-        alone = bidding.get("isAlone") is True
+        alone = bidding.get("isAlone") is True or "Alone" in calls
         if alone and maker is not None:
             bids[calls.index(next(c for c in calls if c != "Pass"))]["alone"] = True
         self.out.hand["bids"] = bids
@@ -515,14 +518,14 @@ class _DealConverter:
             raise _Skip("an unknown call ('x')", "unknown_call")
         if call == "Pass":
             return "pass"
-        if call == "Order":
+        if call in ORDER_CALLS:
             return "order"
         if isinstance(call, str) and call in _SUIT_LETTERS:
             return call.upper()
         return call  # the replay reports it as a malformed bid
 
     def _set_trump(self, call: object, index: int) -> None:
-        if call == "Order":
+        if call in ORDER_CALLS:
             upcard = parse_card(self.out.hand["upcard"])
             self.trump = None if upcard is None or upcard > 31 else upcard >> 3
         elif isinstance(call, str) and call in _SUIT_LETTERS:
