@@ -138,30 +138,31 @@ def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
     """Replay each item's game; report repeated ids (the repeat is still replayed)."""
     seen: set[str] = set()
     for item in items:
-        violations = [v.at(file=item.file, line=item.line) for v in item.violations]
         if item.record is None:
-            yield CheckedGame(item, None, violations)
+            yield CheckedGame(item, None, [v.at(file=item.file, line=item.line) for v in item.violations])
             continue
-        replay = engine_for(item.record).replay(item.record)
+        replay, violations = replay_item(item)
         game_id = replay.game_id
         duplicate = game_id is not None and game_id in seen
         if duplicate:
-            violations.append(
-                Violation(
-                    "duplicate_game",
-                    f"game_id {game_id!r} was already seen earlier in the input",
-                    game_id,
-                    None,
-                    "game_id",
-                    item.file,
-                    item.line,
-                )
+            message = f"game_id {game_id!r} was already seen earlier in the input"
+            violations.insert(
+                0, Violation("duplicate_game", message, game_id, None, "game_id", item.file, item.line)
             )
         elif game_id is not None:
             seen.add(game_id)
-        deals = _source_deals(item.record)
-        violations.extend(_locate(v, item, deals) for v in replay.violations)
         yield CheckedGame(item, replay, violations, duplicate)
+
+
+def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:
+    """Replay an item's game with the engine of its format; every violation found
+    reading and replaying it, placed in its input (file, line, and source deal for an import)."""
+    assert item.record is not None
+    replay = engine_for(item.record).replay(item.record)
+    deals = _source_deals(item.record)
+    violations = [v.at(file=item.file, line=item.line) for v in item.violations]
+    violations += [_locate(v, item, deals) for v in replay.violations]
+    return replay, violations
 
 
 def _source_deals(record: dict[str, Any]) -> list[Any] | None:

@@ -433,3 +433,19 @@ def test_alone_as_a_call_makes_the_maker_alone(tmp_path: Path) -> None:
     assert item.record is not None
     hand = item.record["hands"][document["deals"].index(deal)]
     assert next(b for b in hand["bids"] if b["call"] == "order").get("alone") is True
+
+
+def test_load_records_the_same_located_violations_as_validate(tmp_path: Path) -> None:
+    """One path for both: the warehouse's violations of an imported game read as validate's."""
+    import duckdb
+
+    from pipeline.validate import read_inputs
+    from pipeline.warehouse.api import load
+
+    path = str(FIXTURES / "renege.egn")
+    validated = [(v.code, v.path, v.message) for g in check_games(read_inputs([path])) for v in g.violations]
+    load([path], tmp_path / "w.duckdb")
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        loaded = con.execute("select code, path, message from violations order by rowid").fetchall()
+    assert loaded == validated
+    assert validated[0][2].startswith("deal 0 of the source: ")

@@ -31,10 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.games import engine_for
 from pipeline.games.euchre.replay import GameReplay
 from pipeline.sources import STDIN, SourceItem, iter_lines, open_binary, parse_line, read_jsonl
-from pipeline.validate import INPUT_FORMATS, reader_for
+from pipeline.validate import INPUT_FORMATS, reader_for, replay_item
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar
 from pipeline.warehouse.tables import Batch, content_hash
@@ -211,8 +210,8 @@ class _Loader:
             self.summary.already_present += 1
             return
         record = item.record
-        located = [v.at(file=file.name, line=line) for v in item.violations]
         if record is None:
+            located = [v.at(file=file.name, line=line) for v in item.violations]
             reason = located[0] if located else _violation("malformed_json", "not a game", None, file, line)
             self._quarantine(file, line, None, reason, raw, located or [reason])
             return
@@ -222,7 +221,8 @@ class _Loader:
         if game_id is not None and game_id in self.known:
             self._known_id(file, line, game_id, digest, raw)
             return
-        self._replay(file, line, record, digest, raw, located)
+        item.line = line
+        self._replay(file, line, item, digest, raw)
 
     def _known_id(self, file: InputFile, line: int, game_id: str, digest: str, raw: bytes) -> None:
         if self.known[game_id] == digest:
@@ -232,17 +232,8 @@ class _Loader:
         reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
         self._quarantine(file, line, game_id, reason, raw, [reason])
 
-    def _replay(
-        self,
-        file: InputFile,
-        line: int,
-        record: dict[str, Any],
-        digest: str,
-        raw: bytes,
-        located: list[Violation],
-    ) -> None:
-        replay = engine_for(record).replay(record)
-        violations = located + [v.at(file=file.name, line=line) for v in replay.violations]
+    def _replay(self, file: InputFile, line: int, item: SourceItem, digest: str, raw: bytes) -> None:
+        replay, violations = replay_item(item)
         blocking = [
             v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS
         ]
@@ -256,7 +247,8 @@ class _Loader:
             reason = _violation("unsupported", "the warehouse holds Euchre games only", game_id, file, line)
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
-            self.batch.add_game(record, replay, (file.name, line), digest)
+            assert item.record is not None
+            self.batch.add_game(item.record, replay, (file.name, line), digest)
             self.batch.add_violations(violations)
             self.known[game_id] = digest
             self.summary.games_loaded += 1
