@@ -1,4 +1,4 @@
-"""Running the real ``tricklog`` console script in tests."""
+"""Running the real ``tricklog`` console script in tests (the one beside this Python)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-_BESIDE_PYTHON = Path(sys.executable).parent / "tricklog"
-TRICKLOG = str(_BESIDE_PYTHON) if _BESIDE_PYTHON.exists() else shutil.which("tricklog") or "tricklog"
+
+def tricklog_command() -> list[str]:
+    """The installed console script next to this Python (else ``python -c`` of its entry point)."""
+    exe = shutil.which("tricklog", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-c", "from pipeline.cli import main; main()"]
+
+
+TRICKLOG = tricklog_command()
 
 
 def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``tricklog ARGS`` and capture its output as text."""
     return subprocess.run(
-        [TRICKLOG, *args],
+        [*TRICKLOG, *args],
         input=stdin.decode() if stdin is not None else None,
         capture_output=True,
         text=True,

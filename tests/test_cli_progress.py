@@ -30,7 +30,7 @@ def run_on_a_terminal(*args: str) -> tuple[int, str, str]:
 
     reader = threading.Thread(target=drain)
     reader.start()
-    proc = subprocess.run([TRICKLOG, *args], stdout=subprocess.PIPE, stderr=slave, timeout=300, check=False)
+    proc = subprocess.run([*TRICKLOG, *args], stdout=subprocess.PIPE, stderr=slave, timeout=300, check=False)
     os.close(slave)
     reader.join(timeout=10)
     os.close(master)

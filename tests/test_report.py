@@ -10,13 +10,12 @@ from __future__ import annotations
 import base64
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from cli import run
 from report_oracle import expected_extras, expected_summary
 from typer.testing import CliRunner, Result
 
@@ -291,8 +290,6 @@ def test_markdown_and_one_csv_per_table(built: Built) -> None:
 
 def test_missing_warehouse_is_a_usage_error(tmp_path: Path) -> None:
     """Through the console script: exit code 2 and one line on stderr."""
-    cmd = [sys.executable, "-c", "from pipeline.cli import main; main()", "report"]
-    cmd += ["--db", str(tmp_path / "none.duckdb"), "--out", str(tmp_path / "r")]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    proc = run("report", "--db", str(tmp_path / "none.duckdb"), "--out", str(tmp_path / "r"))
     assert proc.returncode == 2
     assert "no such database" in proc.stderr

@@ -8,7 +8,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from warehouse_helpers import counts, many_games, tricklog_exe
+from cli import TRICKLOG
+from warehouse_helpers import counts, many_games
 
 from pipeline.warehouse.api import load
 
@@ -20,7 +21,7 @@ def test_sigkill_then_reload_equals_a_clean_load(tmp_path: Path) -> None:
     source.write_bytes(b"\n".join([*many_games(GAMES), b"not json"]) + b"\n")
     killed_db, clean_db = tmp_path / "killed.duckdb", tmp_path / "clean.duckdb"
 
-    args = [*tricklog_exe(), "load", str(source), "--db", str(killed_db), "--batch-size", "20", "--json"]
+    args = [*TRICKLOG, "load", str(source), "--db", str(killed_db), "--batch-size", "20", "--json"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wal = Path(str(killed_db) + ".wal")
     deadline = time.monotonic() + 60

@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import orjson
+from cli import run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "warehouse"
 VALID_FILES = ("euchre-cards4net.jsonl", "euchre-pagat.jsonl", "euchre-french.jsonl")
 TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine", "ingest_runs")
 
 
-def tricklog_exe() -> list[str]:
-    """The installed console script next to this Python (else ``python -m pipeline.cli``)."""
-    exe = shutil.which("tricklog", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-c", "from pipeline.cli import main; main()"]
-
-
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*tricklog_exe(), *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return run(*args, cwd=cwd)
 
 
 def run_json(*args: str) -> tuple[int, dict[str, Any]]:
