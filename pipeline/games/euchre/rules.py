@@ -66,6 +66,20 @@ class Rules:
             return PRESETS["cards4net"]
         if not isinstance(rules, dict):
             raise RulesError(f"rules must be an object, not {type(rules).__name__}")
+        key = tuple(sorted(rules.items()))
+        try:
+            return _RULES_SEEN[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable value: never a valid option
+            return cls._build(rules)
+        built = cls._build(rules)
+        if len(_RULES_SEEN) < 1024:  # a data set uses a handful of rule sets
+            _RULES_SEEN[key] = built
+        return built
+
+    @classmethod
+    def _build(cls, rules: dict[str, Any]) -> Rules:
         name = rules.get("preset", "cards4net")
         preset = PRESETS.get(name) if isinstance(name, str) else None
         if preset is None:
@@ -110,6 +124,9 @@ _CHOICES = {
     "both_alone_lead": ("lone_defender", "left_of_dealer"),
 }
 
+
+#: Rules already built, by their record's sorted (option, value) pairs.
+_RULES_SEEN: dict[tuple[tuple[str, Any], ...], Rules] = {}
 
 _CARDS4NET = Rules()
 PRESETS: dict[str, Rules] = {
