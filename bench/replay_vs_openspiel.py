@@ -11,7 +11,8 @@ Run on its own (never in the test suite); it needs the test extra open-spiel::
 
     python bench/replay_vs_openspiel.py --hands 20000
 
-It prints hands per second of CPU time for each and their ratio; the machines
+It prints hands per second of CPU time for each and their ratio (and how much
+of tricklog's time is JSON parsing); the machines
 are shared and noisy, so compare ratios measured in one run, not figures
 across runs.
 """
@@ -59,6 +60,11 @@ def tricklog_replay(lines: list[bytes]) -> None:
             raise AssertionError("a legal hand was flagged")
 
 
+def parse_only(lines: list[bytes]) -> None:
+    for line in lines:
+        orjson.loads(line)
+
+
 def cpu_seconds(run: Callable[[], None], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -86,10 +92,13 @@ def main() -> None:
 
     spiel = cpu_seconds(lambda: openspiel_replay(histories), args.repeat)
     ours = cpu_seconds(lambda: tricklog_replay(lines), args.repeat)
+    parse = cpu_seconds(lambda: parse_only(lines), args.repeat)
     print(f"hands: {args.hands:,} (OpenSpiel random play, default rules)")
     print(f"OpenSpiel C++ (via pyspiel): {args.hands / spiel:10,.0f} hands/s")
     print(f"tricklog (parse + replay)  : {args.hands / ours:10,.0f} hands/s")
+    print(f"orjson parse alone         : {args.hands / parse:10,.0f} hands/s")
     print(f"ratio tricklog / OpenSpiel : {spiel / ours:10.2f}")
+    print(f"share of tricklog's time spent parsing: {parse / ours:.0%}")
 
 
 if __name__ == "__main__":
