@@ -349,3 +349,26 @@ def test_looks_like_openspiel() -> None:
     assert not looks_like_openspiel(b"[Meta]\nVersion: 1\n\n[Game]\nbridge()\n[State]\n0\n")
     assert not looks_like_openspiel(b'{"format": "euchre/1", "hands": []}\n')
     assert not looks_like_openspiel(b"")
+
+
+def test_load_takes_openspiel_histories_into_the_warehouse(tmp_path: Path) -> None:
+    """Straight from the OpenSpiel sample to warehouse rows: one game and one hand per history."""
+    import duckdb
+
+    from pipeline.warehouse.api import load
+
+    lines = sum(1 for line in SAMPLE.read_bytes().splitlines() if line.strip())
+    summary = load([str(SAMPLE)], tmp_path / "w.duckdb")
+    assert (summary.lines, summary.games_loaded, summary.quarantined, summary.violations) == (
+        lines,
+        lines,
+        0,
+        0,
+    )
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        (games, sources, hands, plays) = con.execute(
+            "select count(*), count(distinct source), (select count(*) from hands), (select count(*) from plays)"
+            " from games"
+        ).fetchall()[0]
+    assert (games, sources, hands) == (lines, 1, lines)
+    assert plays > 0
