@@ -68,6 +68,7 @@ class ValidateView:
             f"[bold]{summary.games}[/] games, {summary.hands} hands in {summary.files} file(s): {verdict}"
             + ("" if clean else f" in {summary.games_with_violations} games")
         )
+        _print_limits(console, summary)
         if clean:
             return
         table = Table("code", "count", "meaning", title="Violations by code", title_justify="left")
@@ -82,6 +83,19 @@ class ValidateView:
             console.print(line, soft_wrap=True)
         if self.violations_path is None and summary.violations > len(self.first):
             console.print("  ... (write them all with --violations FILE)")
+
+
+def _print_limits(console: Console, summary: ValidationSummary) -> None:
+    """What could not be checked, and what the records carry that the spec does not name."""
+    if summary.hands_without_full_deal:
+        console.print(
+            f"[yellow]note[/] {summary.hands_without_full_deal} hands have no full deal: their holdings were "
+            "inferred from the play, so a renege with a card never played, the deck count and a farmer's "
+            "hand could not be checked there."
+        )
+    if summary.unknown_fields:
+        fields = ", ".join(f"{escape(name)} ({n})" for name, n in summary.unknown_fields.most_common())
+        console.print(f"[yellow]note[/] fields the record spec does not name (kept when loaded): {fields}")
 
 
 class Progress:

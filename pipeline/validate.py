@@ -52,11 +52,18 @@ class ValidationSummary:
     games_with_violations: int = 0
     violations: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
+    #: Hands whose deal was not recorded in full: checked by inference from the play.
+    hands_without_full_deal: int = 0
+    #: Top-level fields the spec does not name, with the number of games carrying each.
+    unknown_fields: Counter[str] = field(default_factory=Counter)
 
     def count(self, game: CheckedGame) -> None:
-        if game.replay is not None:
+        replay = game.replay
+        if replay is not None:
             self.games += 1
-            self.hands += len(game.replay.hands)
+            self.hands += len(replay.hands)
+            self.hands_without_full_deal += sum(not h.deal_known for h in replay.hands)
+            self.unknown_fields.update(replay.unknown_fields)
         if game.violations:
             self.games_with_violations += game.replay is not None
             self.violations += len(game.violations)
@@ -70,6 +77,8 @@ class ValidationSummary:
             "games_with_violations": self.games_with_violations,
             "violations": self.violations,
             "by_code": dict(sorted(self.by_code.items())),
+            "hands_without_full_deal": self.hands_without_full_deal,
+            "unknown_fields": dict(sorted(self.unknown_fields.items())),
         }
 
 

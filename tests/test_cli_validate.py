@@ -58,7 +58,21 @@ def test_json_summary(tmp_path: Path) -> None:
         "games_with_violations": 2,
         "violations": 3,
         "by_code": {"duplicate_game": 1, "renege": 2},
+        "hands_without_full_deal": 0,
+        "unknown_fields": {},
     }
+
+
+def test_what_could_not_be_checked_is_said(tmp_path: Path) -> None:
+    no_deal = copy.deepcopy(CALLED_HAND)
+    del no_deal["deal"]
+    record = game(no_deal, game_id="no-deal", site_rating=1500)
+    path = write(tmp_path / "partial.jsonl", jsonl(record, *CLEAN))
+    summary = json.loads(run("validate", path, "--json").stdout)
+    assert (summary["violations"], summary["hands_without_full_deal"]) == (0, 1)
+    assert summary["unknown_fields"] == {"site_rating": 1}
+    text = run("validate", path).stdout
+    assert "1 hands have no full deal" in text and "site_rating (1)" in text
 
 
 def test_violations_file_has_every_field(tmp_path: Path) -> None:

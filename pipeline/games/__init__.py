@@ -15,6 +15,15 @@ from typing import Any, Protocol
 from pipeline.violations import Violation
 
 
+class HandOutcome(Protocol):
+    """What every game's replay says of each hand, at least."""
+
+    @property
+    def deal_known(self) -> bool:
+        """The deal was recorded in full; else holdings were inferred from the play."""
+        ...
+
+
 class Replay(Protocol):
     """What every game's replay returns."""
 
@@ -25,7 +34,12 @@ class Replay(Protocol):
     def violations(self) -> list[Violation]: ...
 
     @property
-    def hands(self) -> Sequence[Any]: ...
+    def hands(self) -> Sequence[HandOutcome]: ...
+
+    @property
+    def unknown_fields(self) -> list[str]:
+        """Top-level fields the record spec does not name (kept, and warned about)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
