@@ -125,10 +125,14 @@ def read_egn(path: str) -> Iterator[SourceItem]:
     if not isinstance(document, dict) or document.get("fileType") not in FILE_TYPES:
         yield _failed(path, raw, "schema", f"{path} has no EGN or EMN fileType")
         return
-    if document["fileType"] in (EMN_TYPE, "EMN"):
-        yield from _read_match(path, raw, document)
-    else:
-        yield from _read_game(path, raw, document, Path(path).stem, None, None)
+    try:
+        if document["fileType"] in (EMN_TYPE, "EMN"):
+            items = list(_read_match(path, raw, document))
+        else:
+            items = list(_read_game(path, raw, document, Path(path).stem, None, None))
+    except SHAPE_ERRORS as e:
+        items = [_failed(path, raw, "schema", f"{path}: {_shape_problem(e)}")]
+    yield from items
 
 
 def _read_bytes(path: str) -> bytes:
@@ -228,6 +232,8 @@ def _read_game(
     _check_num_deals(game, len(deals))
     base = _base_record(game, metadata, players or metadata.get("players"))
     records = _assemble(game, base, metadata, stretches)
+    if not records and not game.violations:  # no deal recorded: a game with no hands
+        records = [({**base, "hands": []}, [])]
     if not records:
         yield SourceItem(path, line, raw, None, game.violations)
         return
@@ -394,6 +400,15 @@ def _int_pair(value: object) -> tuple[int, int] | None:
 # One deal
 
 
+#: What reading a field of an unexpected type raises deep in a conversion: a last
+#: resort, turned into a schema violation rather than a crash of the whole run.
+SHAPE_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError)
+
+
+def _shape_problem(error: Exception) -> str:
+    return f"a field has an unexpected type or shape ({type(error).__name__}: {error})"
+
+
 class _Skip(Exception):
     """This deal cannot be checked: the reason and the rule."""
 
@@ -416,6 +431,10 @@ def _convert_deal(game: _Game, position: int, number: int, deal: object) -> _Han
     except _Skip as skip:
         message = f"file {game.file}, deal {number}: {skip}; this deal is not checked"
         game.unsupported(message, skip.rule, f"deals[{position}]", skip.code)
+        return None
+    except SHAPE_ERRORS as e:
+        message = f"file {game.file}, deal {number}: {_shape_problem(e)}; this deal is not checked"
+        game.unsupported(message, "schema", f"deals[{position}]", "schema")
         return None
 
 

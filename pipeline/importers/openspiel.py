@@ -411,21 +411,27 @@ def looks_like_openspiel(head: bytes) -> bool:
     return game is None or game.group(1).startswith(b"euchre")
 
 
+#: The first line of ``SerializeGameAndState`` text: a ``#`` comment or one of its sections.
+_SERIALIZED_START = re.compile(rb"^(\xef\xbb\xbf)?\s*(#|\[(Meta|Game|State)\]\s*$)")
+
+
 def read_openspiel(path: str) -> Iterator[SourceItem]:
     """The histories of an OpenSpiel input: a serialized state, or JSON Lines.
 
-    One item per history; the kind of input is told from its first line.
+    One item per history; the kind of input is told from its first line (the
+    serialized form starts with a ``#`` comment or a ``[Meta]`` section; anything
+    else is read as JSON Lines, one item per line).
     """
     lines = iter_lines(path)
     first = next(lines, None)
     if first is None:
         return
-    if first[1].lstrip(b"\xef\xbb\xbf \t").startswith(b"{"):
+    if _SERIALIZED_START.match(first[1]):
+        yield _serialized_item(path, [first, *lines])
+    else:
         yield _jsonl_item(path, *first)
         for number, line in lines:
             yield _jsonl_item(path, number, line)
-    else:
-        yield _serialized_item(path, [first, *lines])
 
 
 def game_id_for(path: str, line: int | None) -> str:

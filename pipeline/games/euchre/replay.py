@@ -539,7 +539,12 @@ def _read_bids(state: _Hand, hand: dict[str, Any]) -> list[tuple[int, Bid]]:
         return []
     out: list[tuple[int, Bid]] = []
     for j, b in enumerate(bids):
-        if not (isinstance(b, dict) and _is_seat(b.get("seat")) and b.get("call") in CALLS):
+        if not (
+            isinstance(b, dict)
+            and _is_seat(b.get("seat"))
+            and isinstance(b.get("call"), str)
+            and b["call"] in CALLS
+        ):
             state.add(
                 "schema", f".bids[{j}]", f"a bid is {{'seat': 0-3, 'call': pass|order|C|D|H|S}}, not {b!r}"
             )
