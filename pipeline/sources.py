@@ -106,7 +106,7 @@ def open_binary(path: str) -> IO[bytes]:
         return sys.stdin.buffer
     p = Path(path)
     if p.is_dir():
-        raise TricklogError(f"{path}: is a directory (give the files inside it)")
+        raise TricklogError(f"{path}: is a folder (give the files inside it)")
     try:
         raw: IO[bytes] = p.open("rb")
     except OSError as e:
@@ -122,11 +122,37 @@ def open_binary(path: str) -> IO[bytes]:
     return raw
 
 
+#: The files a folder given as an input stands for, by their endings.
+INPUT_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".egn", ".emn")
+
+
+def expand_inputs(paths: Sequence[str]) -> list[str]:
+    """The inputs, each folder replaced by its input files (by ending, sorted, not recursive).
+
+    >>> expand_inputs(["-"])
+    ['-']
+    """
+    out: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if path != STDIN and folder.is_dir():
+            found = sorted(
+                str(f) for f in folder.iterdir() if f.is_file() and f.name.endswith(INPUT_SUFFIXES)
+            )
+            if not found:
+                raise TricklogError(f"{path}: a folder with no input files ({', '.join(INPUT_SUFFIXES)})")
+            out += found
+        else:
+            out.append(path)
+    return out
+
+
 def input_size(paths: Sequence[str]) -> int | None:
     """The bytes on disk of all inputs, or None when one has no size known ahead (stdin)."""
     try:
-        return sum(Path(p).stat().st_size for p in paths if p != STDIN) if STDIN not in paths else None
-    except OSError:
+        files = expand_inputs(paths)
+        return sum(Path(p).stat().st_size for p in files) if STDIN not in files else None
+    except (OSError, TricklogError):
         return None
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pipeline.games import Replay, engine_for
-from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, open_binary, read_jsonl
+from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, expand_inputs, open_binary, read_jsonl
 from pipeline.violations import TricklogError, Violation
 
 InputFormat = Literal["auto", "euchre", "egn", "openspiel"]
@@ -135,11 +135,13 @@ def _head(path: str, size: int = 4096) -> bytes:
 
 
 def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
-    """Every item of every input, in order.  Fails early on a missing file."""
-    for path in paths:
+    """Every item of every input (a folder: its input files), in order.  Fails
+    early on a missing file."""
+    files = expand_inputs(paths)
+    for path in files:
         if path != STDIN:
             open_binary(path).close()
-    for path in paths:
+    for path in files:
         yield from reader_for(path, fmt)(path)
 
 
@@ -196,7 +198,7 @@ def validate(
     on_game: Callable[[CheckedGame], None] | None = None,
 ) -> ValidationSummary:
     """Validate inputs; ``on_game`` sees each checked game as it goes (for output, progress)."""
-    summary = ValidationSummary(files=len(paths))
+    summary = ValidationSummary(files=len(expand_inputs(paths)))
     for game in check_games(read_inputs(paths, fmt)):
         summary.count(game)
         if on_game is not None:

@@ -154,3 +154,22 @@ def test_usage_errors_are_exit_2(tmp_path: Path) -> None:
     assert run("validate", path, "--from", "pdf").returncode == 2
     assert run("validate").returncode == 2
     assert run("validate", path, "--no-such-option").returncode == 2
+
+
+def test_a_folder_stands_for_its_input_files(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder / "a.jsonl", jsonl(*CLEAN))
+    write(folder / "b.jsonl.gz", gzip.compress(jsonl(renege_game())))
+    write(folder / "notes.txt", b"not an input")
+    by_folder = json.loads(run("validate", str(folder), "--json").stdout)
+    one_by_one = json.loads(
+        run("validate", str(folder / "a.jsonl"), str(folder / "b.jsonl.gz"), "--json").stdout
+    )
+    assert by_folder == one_by_one and by_folder["files"] == 2
+    loaded = run("load", str(folder), "--db", str(tmp_path / "w.duckdb"), "--json")
+    assert json.loads(loaded.stdout)["games_loaded"] == 3
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("validate", str(empty))
+    assert result.returncode == 2 and "a folder with no input files" in result.stderr

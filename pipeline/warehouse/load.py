@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from pipeline.games.euchre.replay import GameReplay
-from pipeline.sources import STDIN, SourceItem, iter_lines, open_binary, parse_line, read_jsonl
+from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_binary, parse_line, read_jsonl
 from pipeline.validate import INPUT_FORMATS, reader_for, replay_item
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar
@@ -118,7 +118,7 @@ def load(
     if fmt not in INPUT_FORMATS:
         raise WarehouseError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        files = [_input_file(p, Path(spool)) for p in paths]
+        files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
         con = connect(db, read_only=False)
         try:
             loader = _Loader(con, str(db), files, batch_size, on_line)
