@@ -364,3 +364,26 @@ def test_seed_example_at_the_rules_level() -> None:
     hand = mask_of("JD QC 9C TC 9S")
     assert legal_plays(hand, HEARTS, DIAMONDS) == hand
     assert legal_plays(hand, HEARTS, HEARTS) == mask_of("JD")
+
+
+def test_dealer_may_leave_the_upcard_where_the_rules_allow_it() -> None:
+    """The dealer is ordered up, records no discard and keeps all five of its own cards."""
+    hand = copy.deepcopy(ORDERED_HAND)
+    del hand["discard"], hand["claimed"]
+    hand["tricks"] = [[[0, "AS"], [1, "9S"], [2, "TS"], [3, "KH"]]]  # an abandoned hand: one trick
+    assert [v.code for v in replay_game(game(hand)).violations] == ["discard"]
+    left = replay_game(game(hand, rules={"preset": "pagat", "dealer_may_leave_upcard": True}))
+    assert left.violations == [] and left.hands[0].trump == 2 and left.hands[0].winners == [3]
+    # The upcard left lying is out of play: the dealer cannot play it.
+    hand["tricks"][0][3] = [3, "9H"]
+    broken = replay_game(game(hand, rules={"preset": "pagat", "dealer_may_leave_upcard": True}))
+    assert [v.code for v in broken.violations] == ["not_held"]
+    assert "played 9H, the upcard, which the dealer did not take up" in broken.violations[0].message
+
+
+def test_the_turned_down_suit_may_be_named_where_the_rules_allow_it() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    hand["bids"][4]["call"] = "H"
+    assert replay_game(game(hand)).violations[0].rule == "turned_down_suit"
+    allowed = replay_game(game(hand, rules={"preset": "french", "may_name_turned_down_suit": True}))
+    assert "turned_down_suit" not in {v.rule for v in allowed.violations}

@@ -619,7 +619,12 @@ def _check_call(state: _Hand, path: str, bid: Bid, round_: int, upcard_suit: int
             path,
             f"seat {bid.seat} ordered the upcard up in round two, after it was turned down",
         )
-    elif round_ == 2 and upcard_suit is not None and CALLS.get(call) == upcard_suit:
+    elif (
+        round_ == 2
+        and upcard_suit is not None
+        and CALLS.get(call) == upcard_suit
+        and not rules.may_name_turned_down_suit
+    ):
         state.add(
             "bid_illegal",
             path,
@@ -673,6 +678,8 @@ def _discard_phase(state: _Hand, hand: dict[str, Any]) -> None:
     upcard = result.upcard
     assert result.maker is not None and result.round is not None
     picks_up = dealer_picks_up(rules, dealer, result.maker, result.alone, result.round)
+    if picks_up and token is None and rules.dealer_may_leave_upcard:
+        picks_up = False  # the dealer chose to leave the upcard
     if not picks_up:
         if upcard != UNKNOWN:
             state.out_of_play |= bit(upcard)
@@ -908,7 +915,9 @@ def _whereabouts(state: _Hand, card: int, seat: int) -> str:
         return "which the dealer had discarded"
     if card == result.upcard:
         return (
-            "the upcard, which was turned down" if result.round != 1 else "the upcard, which the dealer took"
+            "the upcard, which was turned down"
+            if result.round != 1
+            else "the upcard, which the dealer did not take up"
         )
     if state.out_of_play & mask:
         return "which lay in the kitty"

@@ -49,6 +49,13 @@ class Rules:
     dealer_picks_up_when_partner_alone: bool = True
     #: The dealer may discard the upcard itself right after picking it up.
     dealer_may_discard_upcard: bool = True
+    #: After an order-up the dealer may leave the upcard where it lies (trump stays
+    #: its suit; a hand with no discard then means it was left).  The Dutch text of
+    #: Pagat's rules allows it; North American tables make the dealer take it.
+    dealer_may_leave_upcard: bool = False
+    #: In round two the suit turned down may be named again (the French rule text
+    #: does not forbid it; North American tables do).
+    may_name_turned_down_suit: bool = False
     points_make: int = 1
     points_march: int = 2
     points_alone_make: int = 1
