@@ -22,7 +22,7 @@ from typer.testing import CliRunner, Result
 from pipeline.cli import app
 from pipeline.report.stats import mean_interval, wilson
 
-FIXTURES = Path(__file__).parent / "fixtures" / "report"
+FIXTURES = Path(__file__).parent / "fixtures" / "spec-examples"
 FILES = ("euchre-cards4net.jsonl", "euchre-pagat.jsonl", "euchre-french.jsonl", "euchre-corrupt.jsonl")
 
 

@@ -10,7 +10,7 @@ import duckdb
 import orjson
 from cli import run
 
-FIXTURES = Path(__file__).parent / "fixtures" / "warehouse"
+FIXTURES = Path(__file__).parent / "fixtures" / "spec-examples"
 VALID_FILES = ("euchre-cards4net.jsonl", "euchre-pagat.jsonl", "euchre-french.jsonl")
 TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine", "ingest_runs")
 
