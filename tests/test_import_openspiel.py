@@ -22,6 +22,7 @@ from pipeline.importers.openspiel import (
     GO_ALONE,
     PASS,
     card_token,
+    game_id_for,
     history_to_record,
     looks_like_openspiel,
     read_openspiel,
@@ -121,7 +122,7 @@ def test_jsonl_hands_replay_clean_and_match_pyspiel(tmp_path: Path, default_stat
     for number, (item, state) in enumerate(zip(items, default_states, strict=True), start=1):
         assert item.line == number and item.violations == []
         assert item.record is not None
-        assert item.record["game_id"] == f"hands:{number}"
+        assert item.record["game_id"] == game_id_for(str(state.get_game()), state.history())
         assert item.record["origin"] == {"format": "openspiel", "file": str(path), "line": number}
         replay = replay_game(item.record)
         assert replay.violations == [], (number, replay.violations)
@@ -135,7 +136,8 @@ def test_serialized_states_replay_clean(tmp_path: Path, pyspiel: Any, default_st
         assert looks_like_openspiel(path.read_bytes()[:512])
         [item] = read_openspiel(str(path))
         assert item.violations == [] and item.record is not None
-        assert item.record["game_id"] == f"state{k}" and item.record["source"] == "openspiel"
+        assert item.record["game_id"] == game_id_for(str(state.get_game()), state.history())
+        assert item.record["source"] == "openspiel"
         replay = replay_game(item.record)
         assert replay.violations == []
         assert_agrees(state, item.record, replay)
@@ -339,7 +341,7 @@ def test_claimed_returns_are_checked(tmp_path: Path, default_states: list[Any]) 
         )
     right, bad = read_openspiel(str(path))
     assert codes(right) == [] and codes(bad) == ["points"]
-    assert right.record is not None and right.record["game_id"] == "claims:1"
+    assert right.record is not None and right.record["game_id"] == game_id_for(DEFAULT, state.history())
     assert bad.record is not None and bad.record["game_id"] == "x"
 
 
