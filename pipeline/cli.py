@@ -54,6 +54,10 @@ def validate(
         Path | None, typer.Option("--violations", help="Write every violation to this JSON Lines file.")
     ] = None,
     as_json: JsonOption = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
+    ] = 1,
 ) -> None:
     """Replay every game against its rules and report each violation."""
     from pipeline.console import ValidateView
@@ -61,7 +65,7 @@ def validate(
     view = ValidateView(paths, violations_path=violations, quiet=as_json)
     try:
         with view:
-            summary = _validate(paths, from_, view)
+            summary = _validate(paths, from_, view, jobs)
     except TricklogError as e:
         fail(str(e))
     if as_json:
@@ -71,12 +75,13 @@ def validate(
     raise typer.Exit(EXIT_VIOLATIONS if summary.violations else EXIT_CLEAN)
 
 
-def _validate(paths: list[str], fmt: str, view: Any) -> Any:
+def _validate(paths: list[str], fmt: str, view: Any, jobs: int) -> Any:
+    from pipeline.parallel import jobs_for
     from pipeline.validate import INPUT_FORMATS, validate
 
     if fmt not in INPUT_FORMATS:
         raise TricklogError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
-    return validate(paths, fmt, on_game=view.on_game)
+    return validate(paths, fmt, on_game=view.on_game, jobs=jobs_for(jobs))
 
 
 @app.command()

@@ -137,22 +137,61 @@ def _head(path: str, size: int = 4096) -> bytes:
 def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
     """Every item of every input (a folder: its input files), in order.  Fails
     early on a missing file."""
-    files = expand_inputs(paths)
-    for path in files:
-        if path != STDIN:
-            open_binary(path).close()
+    files = _existing_inputs(paths)
     for path in files:
         yield from reader_for(path, fmt)(path)
 
 
+def _existing_inputs(paths: Sequence[str]) -> list[str]:
+    """The input files (folders expanded), each checked to open before any is read."""
+    files = expand_inputs(paths)
+    for path in files:
+        if path != STDIN:
+            open_binary(path).close()
+    return files
+
+
 def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
     """Replay each item's game; report repeated ids (the repeat is still replayed)."""
-    seen: set[str] = set()
+    return _with_repeats(_replay_each(items))
+
+
+def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iterator[CheckedGame]:
+    """Every game of every input, checked in input order.  With ``jobs`` > 1, JSON
+    Lines inputs are parsed and replayed by that many worker processes; a game's
+    ``replay`` is then a digest and its ``record`` is not kept."""
+    return _with_repeats(_replay_files(_existing_inputs(paths), fmt, jobs))
+
+
+Replayed = tuple[SourceItem, Replay | None, list[Violation]]
+
+
+def _replay_files(files: list[str], fmt: str, jobs: int) -> Iterator[Replayed]:
+    for path in files:
+        reader = reader_for(path, fmt)
+        if jobs > 1 and reader is read_jsonl:
+            from pipeline.parallel import replay_jsonl
+
+            yield from replay_jsonl(path, jobs)
+        else:
+            yield from _replay_each(reader(path))
+
+
+def _replay_each(items: Iterable[SourceItem]) -> Iterator[Replayed]:
     for item in items:
         if item.record is None:
-            yield CheckedGame(item, None, [v.at(file=item.file, line=item.line) for v in item.violations])
+            yield item, None, [v.at(file=item.file, line=item.line) for v in item.violations]
+        else:
+            yield item, *replay_item(item)
+
+
+def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
+    """Each replayed item as a checked game; a game id seen before is a ``duplicate_game``."""
+    seen: set[str] = set()
+    for item, replay, violations in replayed:
+        if replay is None:
+            yield CheckedGame(item, None, violations)
             continue
-        replay, violations = replay_item(item)
         game_id = replay.game_id
         duplicate = game_id is not None and game_id in seen
         if duplicate:
@@ -196,10 +235,12 @@ def validate(
     paths: Sequence[str],
     fmt: str = "auto",
     on_game: Callable[[CheckedGame], None] | None = None,
+    jobs: int = 1,
 ) -> ValidationSummary:
-    """Validate inputs; ``on_game`` sees each checked game as it goes (for output, progress)."""
+    """Validate inputs (JSON Lines on ``jobs`` processes); ``on_game`` sees each
+    checked game as it goes, in input order (for output, progress)."""
     summary = ValidationSummary(files=len(expand_inputs(paths)))
-    for game in check_games(read_inputs(paths, fmt)):
+    for game in check_inputs(paths, fmt, jobs):
         summary.count(game)
         if on_game is not None:
             on_game(game)

@@ -1,0 +1,86 @@
+"""Replaying JSON Lines on several cores.
+
+The calling process reads lines and hands them, raw, in chunks to worker
+processes, which parse and replay them and send back a small digest of each
+game; results come back in input order.  The accounting of lines and the check
+for repeated ids stay with the caller.  At most a few chunks are in flight, so
+memory stays bounded however large the input.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+from multiprocessing.pool import AsyncResult
+
+from pipeline.sources import SourceItem, iter_lines, parse_line
+from pipeline.violations import Violation
+
+#: Lines per task sent to a worker: enough to amortise the hand-over.
+CHUNK_LINES = 200
+#: Tasks in flight per worker.
+AHEAD = 3
+
+
+@dataclass(frozen=True, slots=True)
+class HandDigest:
+    deal_known: bool
+
+
+KNOWN_DEAL, INFERRED_DEAL = HandDigest(True), HandDigest(False)
+
+
+@dataclass(slots=True)
+class ReplayDigest:
+    """What ``validate`` needs of a replay, small enough to send between processes."""
+
+    game_id: str | None
+    violations: list[Violation]
+    hands: list[HandDigest]
+    unknown_fields: list[str]
+
+
+#: (line number, raw text when the line is no game, the game's digest, located violations)
+LineResult = tuple[int, bytes | None, ReplayDigest | None, list[Violation]]
+
+
+def jobs_for(requested: int) -> int:
+    """The number of worker processes: ``requested``, or one per core for 0."""
+    return requested if requested > 0 else os.cpu_count() or 1
+
+
+def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
+    """Each line of a JSON Lines input as an item, the digest of its replay (None when
+    it is no game) and its violations, in order, replayed by ``jobs`` processes."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    lines = iter_lines(path)
+    pending: deque[AsyncResult[list[LineResult]]] = deque()
+    with context.Pool(jobs) as pool:
+        while True:
+            while len(pending) < jobs * AHEAD and (chunk := list(islice(lines, CHUNK_LINES))):
+                pending.append(pool.apply_async(_replay_lines, (path, chunk)))
+            if not pending:
+                return
+            for number, raw, digest, violations in pending.popleft().get():
+                yield SourceItem(path, number, raw, None), digest, violations
+
+
+def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:
+    from pipeline.validate import replay_item
+
+    out: list[LineResult] = []
+    for number, line in chunk:
+        item = parse_line(path, number, line)
+        if item.record is None:
+            out.append((number, item.raw, None, [v.at(file=path, line=number) for v in item.violations]))
+            continue
+        replay, located = replay_item(item)
+        hands = [KNOWN_DEAL if h.deal_known else INFERRED_DEAL for h in replay.hands]
+        digest = ReplayDigest(replay.game_id, replay.violations, hands, replay.unknown_fields)
+        out.append((number, None, digest, located))
+    return out

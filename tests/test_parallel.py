@@ -1,0 +1,41 @@
+"""Replaying on several processes finds exactly what one process finds, in the same order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli import run
+
+from pipeline.games.euchre.simulate import write_simulation
+from pipeline.validate import check_inputs, validate
+
+
+def mixed_input(tmp_path: Path) -> Path:
+    """Simulated games, some corrupted, a repeated game and garbage lines: more than one chunk."""
+    path = tmp_path / "games.jsonl"
+    write_simulation(path, 450, seed=12, preset="mixed", corrupt_rate=0.2)
+    lines = path.read_bytes().splitlines()
+    path.write_bytes(b"\n".join([*lines, b"\xff not json", lines[3], b"[1, 2]", b""]))
+    return path
+
+
+def test_two_processes_find_what_one_finds_in_the_same_order(tmp_path: Path) -> None:
+    path = str(mixed_input(tmp_path))
+    serial = [(g.item.line, g.duplicate, [v.to_json() for v in g.violations]) for g in check_inputs([path])]
+    parallel = [
+        (g.item.line, g.duplicate, [v.to_json() for v in g.violations]) for g in check_inputs([path], jobs=2)
+    ]
+    assert parallel == serial
+    assert any(violations for _, _, violations in serial) and any(duplicate for _, duplicate, _ in serial)
+    assert validate([path], jobs=2).to_json() == validate([path]).to_json()
+
+
+def test_cli_jobs_option_gives_the_same_output(tmp_path: Path) -> None:
+    path = str(mixed_input(tmp_path))
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    first = run("validate", path, "--json", "--violations", str(one))
+    second = run("validate", path, "--json", "--violations", str(two), "--jobs", "2")
+    assert first.returncode == second.returncode == 1
+    assert json.loads(first.stdout) == json.loads(second.stdout)
+    assert one.read_bytes() == two.read_bytes()
