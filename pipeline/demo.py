@@ -14,6 +14,7 @@ DEMO_SEED = 2026
 
 def run_demo(workdir: Path, games: int) -> None:
     from pipeline.games.euchre.simulate import write_simulation
+    from pipeline.parallel import jobs_for
 
     console = Console(highlight=False)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -23,7 +24,7 @@ def run_demo(workdir: Path, games: int) -> None:
     console.print(f"[bold]2. validate[/] {games_path}")
     view = ValidateView([str(games_path)], violations_path=workdir / "violations.jsonl", quiet=False)
     with view:
-        summary = validate([str(games_path)], on_game=view.on_game)
+        summary = validate([str(games_path)], on_game=view.on_game, jobs=jobs_for(0))
     view.print_summary(summary)
     console.print(f"All violations: {workdir / 'violations.jsonl'}")
     load_demo(console, games_path, workdir / "tricklog.duckdb")
