@@ -122,14 +122,21 @@ def load(
     from_: FromOption = "auto",
     as_json: JsonOption = False,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per transaction.")] = 5000,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
+    ] = 1,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
+    from pipeline.parallel import jobs_for
     from pipeline.warehouse.api import load as load_games
 
     try:
         with Progress(paths, enabled=not as_json, label="lines") as progress:
-            summary = load_games(paths, db, from_, batch_size=batch_size, on_line=progress.advance)
+            summary = load_games(
+                paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
+            )
     except TricklogError as e:
         fail(str(e))
     if as_json:

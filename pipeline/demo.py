@@ -54,11 +54,12 @@ EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
 def load_demo(console: Console, games_path: Path, db: Path) -> None:
     """Load the demo's games into its warehouse and print queries to paste."""
     from pipeline.console import Progress
+    from pipeline.parallel import jobs_for
     from pipeline.warehouse.api import load
 
     console.print(f"[bold]3. load[/] {games_path} -> {db}")
     with Progress([str(games_path)], enabled=True, label="lines") as progress:
-        s = load([str(games_path)], db, on_line=progress.advance)
+        s = load([str(games_path)], db, on_line=progress.advance, jobs=jobs_for(0))
     console.print(s.describe(), soft_wrap=True, markup=False)
     console.print("Try:")
     for what, query in EXAMPLE_QUERIES:

@@ -12,13 +12,18 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from multiprocessing.pool import AsyncResult
+from typing import TypeVar
 
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: Lines per task sent to a worker: enough to amortise the hand-over.
 CHUNK_LINES = 200
@@ -53,21 +58,36 @@ def jobs_for(requested: int) -> int:
     return requested if requested > 0 else os.cpu_count() or 1
 
 
+def in_workers(chunks: Iterator[T], work: Callable[[T], list[R]], jobs: int) -> Iterator[tuple[T, list[R]]]:
+    """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
+    ``AHEAD`` chunks per process are in flight."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pending: deque[tuple[T, AsyncResult[list[R]]]] = deque()
+    with context.Pool(jobs) as pool:
+        while True:
+            while len(pending) < jobs * AHEAD and (chunk := next(chunks, None)) is not None:
+                pending.append((chunk, pool.apply_async(work, (chunk,))))
+            if not pending:
+                return
+            chunk, result = pending.popleft()
+            yield chunk, result.get()
+
+
+def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
+    """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES``."""
+    lines = iter_lines(path)
+    while chunk := list(islice(lines, CHUNK_LINES)):
+        yield chunk
+
+
 def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
     """Each line of a JSON Lines input as an item, the digest of its replay (None when
     it is no game) and its violations, in order, replayed by ``jobs`` processes."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    lines = iter_lines(path)
-    pending: deque[AsyncResult[list[LineResult]]] = deque()
-    with context.Pool(jobs) as pool:
-        while True:
-            while len(pending) < jobs * AHEAD and (chunk := list(islice(lines, CHUNK_LINES))):
-                pending.append(pool.apply_async(_replay_lines, (path, chunk)))
-            if not pending:
-                return
-            for number, raw, digest, violations in pending.popleft().get():
-                yield SourceItem(path, number, raw, None), digest, violations
+    work = partial(_replay_lines, path)
+    for _, results in in_workers(line_chunks(path), work, jobs):
+        for number, raw, digest, violations in results:
+            yield SourceItem(path, number, raw, None), digest, violations
 
 
 def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:

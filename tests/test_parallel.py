@@ -39,3 +39,24 @@ def test_cli_jobs_option_gives_the_same_output(tmp_path: Path) -> None:
     assert first.returncode == second.returncode == 1
     assert json.loads(first.stdout) == json.loads(second.stdout)
     assert one.read_bytes() == two.read_bytes()
+
+
+def table_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    import duckdb
+
+    tables = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine")
+    with duckdb.connect(str(db), read_only=True) as con:
+        return {t: sorted(con.execute(f"select * from {t}").fetchall(), key=repr) for t in tables}
+
+
+def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> None:
+    from pipeline.warehouse.api import load
+
+    path = str(mixed_input(tmp_path))
+    serial = load([path], tmp_path / "one.duckdb", batch_size=100)
+    parallel = load([path], tmp_path / "two.duckdb", batch_size=100, jobs=2)
+    assert {**parallel.to_json(), "db": None} == {**serial.to_json(), "db": None}
+    assert parallel.accounted and serial.quarantined > 0
+    assert table_rows(tmp_path / "two.duckdb") == table_rows(tmp_path / "one.duckdb")
+    again = load([path], tmp_path / "two.duckdb", jobs=2)
+    assert (again.games_loaded, again.quarantined, again.already_present) == (0, 0, again.lines)

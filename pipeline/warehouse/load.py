@@ -48,6 +48,55 @@ REQUIRED_PATHS = frozenset({"format", "game_id", "players", "hands"})
 VERSION = "0.1.0"
 
 
+@dataclass(slots=True)
+class Replayed:
+    """A game's replay as the loader needs it: its id, its violations, the problems
+    that keep it out of ``games``, and its rows when it can go in."""
+
+    game_id: str | None
+    violations: list[Violation]
+    blocking: list[Violation]
+    euchre: bool
+    rows: dict[str, list[tuple[Any, ...]]] | None
+
+
+def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Replayed:
+    """Replay an item's game and, when it can be loaded, build its rows."""
+    assert item.record is not None
+    item.line = line
+    replay, violations = replay_item(item)
+    blocking = [v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS]
+    euchre = isinstance(replay, GameReplay)
+    rows = None
+    if not blocking and replay.game_id is not None and isinstance(replay, GameReplay):
+        game = Batch(run_id)
+        game.add_game(item.record, replay, (item.file, line), digest)
+        rows = game.rows
+    return Replayed(replay.game_id, violations, blocking, euchre, rows)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """One input item made ready to route: its id and content hash, and its replay
+    (done here, or in a worker process, or left for the router to do)."""
+
+    item: SourceItem
+    raw: bytes
+    is_game: bool
+    game_id: str | None = None
+    digest: str | None = None
+    replayed: Replayed | None = None
+
+
+def prepare(item: SourceItem, raw: bytes) -> Prepared:
+    record = item.record
+    if record is None:
+        return Prepared(item, raw, False)
+    raw_id = record.get("game_id")
+    game_id = raw_id if isinstance(raw_id, str) and raw_id else None
+    return Prepared(item, raw, True, game_id, content_hash(record))
+
+
 @dataclass(frozen=True, slots=True)
 class InputFile:
     """An input as given (``name``), where it is read from, and its SHA-256."""
@@ -113,15 +162,17 @@ def load(
     *,
     batch_size: int = BATCH_GAMES,
     on_line: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> LoadSummary:
-    """Load inputs into the warehouse at ``db`` (created if missing)."""
+    """Load inputs into the warehouse at ``db`` (created if missing); JSON Lines
+    inputs are parsed and replayed on ``jobs`` processes."""
     if fmt not in INPUT_FORMATS:
         raise WarehouseError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
         files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
         con = connect(db, read_only=False)
         try:
-            loader = _Loader(con, str(db), files, batch_size, on_line)
+            loader = _Loader(con, str(db), files, batch_size, on_line, jobs)
             return loader.run(fmt)
         finally:
             con.close()
@@ -170,11 +221,13 @@ class _Loader:
         files: list[InputFile],
         batch_size: int,
         on_line: Callable[[], None] | None,
+        jobs: int = 1,
     ) -> None:
         self.con = con
         self.files = files
         self.batch_size = batch_size
         self.on_line = on_line
+        self.jobs = jobs
         self.summary = LoadSummary(_start_run(con, files), db, files)
         self.batch = Batch(self.summary.run_id)
         #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
@@ -195,34 +248,43 @@ class _Loader:
         return self.summary
 
     def _read(self, file: InputFile, fmt: str) -> None:
-        for ordinal, (item, raw) in enumerate(items_with_raw(file, fmt), start=1):
+        for ordinal, prepared in enumerate(self._prepared(file, fmt), start=1):
             self.summary.lines += 1
-            self._classify(file, item.line if item.line is not None else ordinal, item, raw)
+            line = prepared.item.line if prepared.item.line is not None else ordinal
+            self._classify(file, line, prepared)
             if self.on_line is not None:
                 self.on_line()
             if len(self.batch) >= self.batch_size:
                 self.flush()
 
-    def _classify(self, file: InputFile, line: int, item: SourceItem, raw: bytes) -> None:
+    def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
+        if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
+            from pipeline.warehouse.parallel_load import prepare_in_workers
+
+            return prepare_in_workers(file, self.summary.run_id, self.jobs, set(self.known))
+        return (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
+
+    def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
         """Route one item to games, quarantine or already present."""
         key = (file.sha256, line)
         if key in self.quarantined:
             self.summary.already_present += 1
             return
-        record = item.record
-        if record is None:
-            located = [v.at(file=file.name, line=line) for v in item.violations]
+        raw = prepared.raw
+        if not prepared.is_game:
+            located = [v.at(file=file.name, line=line) for v in prepared.item.violations]
             reason = located[0] if located else _violation("malformed_json", "not a game", None, file, line)
             self._quarantine(file, line, None, reason, raw, located or [reason])
             return
-        raw_id = record.get("game_id")
-        game_id = raw_id if isinstance(raw_id, str) and raw_id else None
-        digest = content_hash(record)
+        assert prepared.digest is not None
+        game_id = prepared.game_id
         if game_id is not None and game_id in self.known:
-            self._known_id(file, line, game_id, digest, raw)
+            self._known_id(file, line, game_id, prepared.digest, raw)
             return
-        item.line = line
-        self._replay(file, line, item, digest, raw)
+        replayed = prepared.replayed or replay_for_load(
+            prepared.item, line, prepared.digest, self.summary.run_id
+        )
+        self._admit(file, line, prepared.digest, raw, replayed)
 
     def _known_id(self, file: InputFile, line: int, game_id: str, digest: str, raw: bytes) -> None:
         if self.known[game_id] == digest:
@@ -232,23 +294,19 @@ class _Loader:
         reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
         self._quarantine(file, line, game_id, reason, raw, [reason])
 
-    def _replay(self, file: InputFile, line: int, item: SourceItem, digest: str, raw: bytes) -> None:
-        replay, violations = replay_item(item)
-        blocking = [
-            v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS
-        ]
-        game_id = replay.game_id
+    def _admit(self, file: InputFile, line: int, digest: str, raw: bytes, replayed: Replayed) -> None:
+        """A replayed game into ``games``, or into quarantine when it cannot be loaded."""
+        game_id, violations, blocking = replayed.game_id, replayed.violations, replayed.blocking
         if blocking or game_id is None:
             reason = _violation(
                 "schema", "; ".join(v.message for v in blocking), game_id, file, line, path=blocking[0].path
             )
             self._quarantine(file, line, game_id, reason, raw, violations)
-        elif not isinstance(replay, GameReplay):
+        elif not replayed.euchre or replayed.rows is None:
             reason = _violation("unsupported", "the warehouse holds Euchre games only", game_id, file, line)
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
-            assert item.record is not None
-            self.batch.add_game(item.record, replay, (file.name, line), digest)
+            self.batch.extend(replayed.rows)
             self.batch.add_violations(violations)
             self.known[game_id] = digest
             self.summary.games_loaded += 1

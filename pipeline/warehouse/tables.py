@@ -52,6 +52,11 @@ class Batch:
     def violations(self) -> int:
         return len(self.rows["violations"])
 
+    def extend(self, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+        """Add rows built elsewhere (by another Batch, in a worker process)."""
+        for table, more in rows.items():
+            self.rows[table].extend(more)
+
     def add_game(
         self, record: dict[str, Any], replay: GameReplay, where: tuple[str, int | None], digest: str
     ) -> None:
