@@ -1,10 +1,12 @@
-"""Replaying JSON Lines on several cores.
+"""Replaying JSON Lines on several cores (``validate --jobs``, ``load --jobs``).
 
 The calling process reads lines and hands them, raw, in chunks to worker
-processes, which parse and replay them and send back a small digest of each
-game; results come back in input order.  The accounting of lines and the check
-for repeated ids stay with the caller.  At most a few chunks are in flight, so
-memory stays bounded however large the input.
+processes (:func:`in_workers`), which parse and replay them and send back what
+the caller needs: for ``validate`` a small digest of each game, for ``load``
+its rows (``pipeline.warehouse.parallel_load``).  Results come back in input
+order; the accounting of lines and the check for repeated ids stay with the
+caller.  At most a few chunks are in flight, so memory stays bounded however
+large the input.
 """
 
 from __future__ import annotations
