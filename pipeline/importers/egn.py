@@ -36,6 +36,7 @@ from pipeline.games.euchre.cards import (
     parse_card,
     trick_winner_index,
 )
+from pipeline.games.euchre.replay import int_pair
 from pipeline.importers.egn_condensed import CondensedError, CondensedUnsupported, decode_condensed
 from pipeline.sources import SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
@@ -337,7 +338,7 @@ def _assemble(
         record = dict(base)
         if not whole:
             record["game_id"] = f"{game.game_id}@deals-{stretch[0].number}-{stretch[-1].number}"
-        if k == 0 and _int_pair(metadata.get("initialScore")) not in (None, (0, 0)):
+        if k == 0 and int_pair(metadata.get("initialScore")) not in (None, (0, 0)):
             record["initial_score"] = list(metadata["initialScore"])
         if whole and metadata.get("finalScore") is not None and not game.ruleset.get("four_trick_tokens"):
             record["final_score"] = metadata["finalScore"]
@@ -388,12 +389,6 @@ def _check_num_deals(game: _Game, total: int) -> None:
                 line=game.line,
             )
         )
-
-
-def _int_pair(value: object) -> tuple[int, int] | None:
-    if isinstance(value, list) and len(value) == 2 and all(type(x) is int for x in value):
-        return value[0], value[1]
-    return None
 
 
 # --------------------------------------------------------------------------

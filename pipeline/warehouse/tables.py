@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.games.euchre.cards import NUM_CARDS, SUITS, UNKNOWN, card_name
+from pipeline.games.euchre.cards import CARD_NAMES, SUITS, UNKNOWN
 from pipeline.games.euchre.replay import GAME_FIELDS
 from pipeline.violations import Violation
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
     from pipeline.games.euchre.replay import GameReplay, HandResult
 
-CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
 
 TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine")
 

@@ -77,6 +77,10 @@ for _card in range(NUM_CARDS):
 CARD_CODES["??"] = UNKNOWN
 
 
+#: The name of every card, by its int (for writing records and rows).
+CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
+
+
 def parse_card(token: object) -> int | None:
     """The card a token names (``"10h"``, ``"T♥"``, ``"JK"``), ``UNKNOWN`` for
     ``"??"``, or None when it names no card."""

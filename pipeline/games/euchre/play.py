@@ -25,10 +25,10 @@ from typing import Any
 
 from pipeline.games.euchre import bots
 from pipeline.games.euchre.cards import (
+    CARD_NAMES,
     JOKER,
     NUM_CARDS,
     bit,
-    card_name,
     cards_in,
     deck_mask,
     suit_of,
@@ -37,8 +37,6 @@ from pipeline.games.euchre.cards import (
 from pipeline.games.euchre.replay import NINES_AND_TENS, team_of
 from pipeline.games.euchre.rules import Rules, dealer_picks_up, first_leader, hand_points, sitting_out
 
-#: Card names by int, for writing records.
-NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(NUM_CARDS))
 #: A game that has not ended after this many hands is a bug, not bad luck.
 MAX_HANDS = 500
 
@@ -85,9 +83,9 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
     upcard = deck[20]
     record: dict[str, Any] = {
         "dealer": dealer,
-        "deal": [[NAMES[c] for c in cards] for cards in deal],
-        "upcard": NAMES[upcard],
-        "kitty": [NAMES[c] for c in deck[21:]],
+        "deal": [[CARD_NAMES[c] for c in cards] for cards in deal],
+        "upcard": CARD_NAMES[upcard],
+        "kitty": [CARD_NAMES[c] for c in deck[21:]],
     }
     hands = [sum(1 << c for c in cards) for cards in deal]
     if rules.farmers_hand and any((h & NINES_AND_TENS).bit_count() >= 4 for h in hands):
@@ -99,7 +97,7 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
     gone = _not_in_deck(rules.deck)
     if dealer_picks_up(rules, dealer, contract.maker, contract.alone, contract.round):
         discard = _pick_up(hands, dealer, upcard, contract.trump)
-        record["discard"] = NAMES[discard]
+        record["discard"] = CARD_NAMES[discard]
     else:
         gone |= bit(upcard)
     if rules.defend_alone:
@@ -196,7 +194,7 @@ def _play_tricks(
         leader = plays[trick_winner_index(cards, trump)][0]
         winners.append(leader)
         maker_tricks += team_of(leader) == maker_team
-        tricks.append([[seat, NAMES[card]] for seat, card in plays])
+        tricks.append([[seat, CARD_NAMES[card]] for seat, card in plays])
     makers, defenders = hand_points(rules, maker_tricks, contract.alone, contract.defender_alone is not None)
     points = (makers, defenders) if maker_team == 0 else (defenders, makers)
     return tricks, winners, points

@@ -179,7 +179,7 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
     game.unknown_fields = [k for k in record if k not in GAME_FIELDS]
     hands = record.get("hands")
     if isinstance(hands, list):
-        _replay_hands(ctx, game, rules, hands, _int_pair(record.get("initial_score")) or (0, 0))
+        _replay_hands(ctx, game, rules, hands, int_pair(record.get("initial_score")) or (0, 0))
         _check_final_score(ctx, game, record.get("final_score"))
     game.violations = ctx.violations
     return game
@@ -196,7 +196,7 @@ def _check_game_fields(ctx: _Context, record: dict[str, Any]) -> None:
     if not isinstance(record.get("hands"), list):
         ctx.add("schema", None, "hands", "hands is missing or not a list")
     initial = record.get("initial_score")
-    if initial is not None and _int_pair(initial) is None:
+    if initial is not None and int_pair(initial) is None:
         ctx.add("schema", None, "initial_score", f"initial_score must be [team0, team1], not {initial!r}")
 
 
@@ -237,7 +237,7 @@ def _check_claimed_score(
     that is one violation, not one per remaining hand.
     """
     claimed = hand.get("claimed")
-    pair = _int_pair(claimed.get("score")) if isinstance(claimed, dict) else None
+    pair = int_pair(claimed.get("score")) if isinstance(claimed, dict) else None
     if pair is None:
         return offset
     new_offset = (pair[0] - score[0], pair[1] - score[1])
@@ -254,7 +254,7 @@ def _check_claimed_score(
 def _check_final_score(ctx: _Context, game: GameReplay, claimed: object) -> None:
     if claimed is None:
         return
-    pair = _int_pair(claimed)
+    pair = int_pair(claimed)
     if pair is None:
         ctx.add("schema", None, "final_score", f"final_score must be [team0, team1], not {claimed!r}")
     elif pair != game.score:
@@ -267,7 +267,8 @@ def _check_final_score(ctx: _Context, game: GameReplay, claimed: object) -> None
         )
 
 
-def _int_pair(value: object) -> tuple[int, int] | None:
+def int_pair(value: object) -> tuple[int, int] | None:
+    """A ``[team0, team1]`` pair of whole numbers, or None."""
     if (
         isinstance(value, list)
         and len(value) == 2
@@ -963,7 +964,7 @@ def _scoring_phase(state: _Hand, hand: dict[str, Any]) -> None:
                     f".claimed.trick_winners[{t}]",
                     f"trick {t}: the log says seat {said} won it, the replay gives seat {replayed}",
                 )
-    points = _int_pair(claimed.get("points"))
+    points = int_pair(claimed.get("points"))
     if points is not None and result.complete and points != result.points:
         state.add(
             "points",
