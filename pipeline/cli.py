@@ -77,10 +77,8 @@ def validate(
 
 def _validate(paths: list[str], fmt: str, view: Any, jobs: int) -> Any:
     from pipeline.parallel import jobs_for
-    from pipeline.validate import INPUT_FORMATS, validate
+    from pipeline.validate import validate
 
-    if fmt not in INPUT_FORMATS:
-        raise TricklogError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
     return validate(paths, fmt, on_game=view.on_game, jobs=jobs_for(jobs))
 
 
@@ -201,10 +199,7 @@ def convert(
 ) -> None:
     """Convert EGN or OpenSpiel games to euchre/1 JSON Lines."""
     from pipeline.convert import convert as convert_inputs
-    from pipeline.validate import INPUT_FORMATS
 
-    if from_ not in INPUT_FORMATS:
-        fail(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {from_!r}")
     try:
         result = convert_inputs(paths, from_, output)
     except TricklogError as e:

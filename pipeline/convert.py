@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 
-from pipeline.validate import read_inputs
+from pipeline.validate import check_format, read_inputs
 from pipeline.violations import TricklogError, Violation
 
 
@@ -27,6 +27,7 @@ class ConversionResult:
 
 def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
     """Write every game of the inputs as one euchre/1 line of ``output``."""
+    check_format(fmt)
     result = ConversionResult()
     try:
         out = output.open("wb")

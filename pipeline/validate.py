@@ -82,6 +82,12 @@ class ValidationSummary:
         }
 
 
+def check_format(fmt: str) -> None:
+    """Refuse an unknown input format before anything is read or written."""
+    if fmt not in INPUT_FORMATS:
+        raise TricklogError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
+
+
 def reader_for(path: str, fmt: str = "auto") -> Reader:
     """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its first bytes."""
     if fmt == "auto":
@@ -96,7 +102,8 @@ def reader_for(path: str, fmt: str = "auto") -> Reader:
         from pipeline.importers.openspiel import read_openspiel
 
         return read_openspiel
-    raise TricklogError(f"unknown input format {fmt!r} (known: {', '.join(INPUT_FORMATS)})")
+    check_format(fmt)
+    raise AssertionError(f"no reader for {fmt!r}")
 
 
 def sniff_format(path: str) -> str:
@@ -137,13 +144,14 @@ def _head(path: str, size: int = 4096) -> bytes:
 def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
     """Every item of every input (a folder: its input files), in order.  Fails
     early on a missing file."""
-    files = _existing_inputs(paths)
+    files = _existing_inputs(paths, fmt)
     for path in files:
         yield from reader_for(path, fmt)(path)
 
 
-def _existing_inputs(paths: Sequence[str]) -> list[str]:
+def _existing_inputs(paths: Sequence[str], fmt: str) -> list[str]:
     """The input files (folders expanded), each checked to open before any is read."""
+    check_format(fmt)
     files = expand_inputs(paths)
     for path in files:
         if path != STDIN:
@@ -160,7 +168,7 @@ def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iter
     """Every game of every input, checked in input order.  With ``jobs`` > 1, JSON
     Lines inputs are parsed and replayed by that many worker processes; a game's
     ``replay`` is then a digest and its ``record`` is not kept."""
-    return _with_repeats(_replay_files(_existing_inputs(paths), fmt, jobs))
+    return _with_repeats(_replay_files(_existing_inputs(paths, fmt), fmt, jobs))
 
 
 Replayed = tuple[SourceItem, Replay | None, list[Violation]]

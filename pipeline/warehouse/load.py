@@ -33,7 +33,7 @@ import orjson
 
 from pipeline.games.euchre.replay import GameReplay
 from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_binary, parse_line, read_jsonl
-from pipeline.validate import INPUT_FORMATS, reader_for, replay_item
+from pipeline.validate import check_format, reader_for, replay_item
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar
 from pipeline.warehouse.tables import Batch, content_hash
@@ -166,8 +166,7 @@ def load(
 ) -> LoadSummary:
     """Load inputs into the warehouse at ``db`` (created if missing); JSON Lines
     inputs are parsed and replayed on ``jobs`` processes."""
-    if fmt not in INPUT_FORMATS:
-        raise WarehouseError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
+    check_format(fmt)
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
         files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
         con = connect(db, read_only=False)
