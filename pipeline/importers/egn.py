@@ -38,7 +38,7 @@ from pipeline.games.euchre.cards import (
 )
 from pipeline.games.euchre.replay import int_pair
 from pipeline.importers.egn_condensed import CondensedError, CondensedUnsupported, decode_condensed
-from pipeline.sources import SourceItem, open_binary
+from pipeline.sources import READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
 
 EGN_TYPE = "Euchre Game Notation"
@@ -140,7 +140,7 @@ def _read_bytes(path: str) -> bytes:
     stream = open_binary(path)
     try:
         return stream.read()
-    except (OSError, EOFError, ValueError) as e:
+    except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
     finally:
         stream.close()
