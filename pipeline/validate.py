@@ -95,11 +95,11 @@ def reader_for(path: str, fmt: str = "auto") -> Reader:
     if fmt == "euchre":
         return read_jsonl
     if fmt == "egn":
-        from pipeline.importers.egn import read_egn
+        from pipeline.games.euchre.importers.egn import read_egn
 
         return read_egn
     if fmt == "openspiel":
-        from pipeline.importers.openspiel import read_openspiel
+        from pipeline.games.euchre.importers.openspiel import read_openspiel
 
         return read_openspiel
     check_format(fmt)
@@ -113,14 +113,14 @@ def sniff_format(path: str) -> str:
         return "egn"
     head = _head(path)
     try:
-        from pipeline.importers.egn import looks_like_egn
+        from pipeline.games.euchre.importers.egn import looks_like_egn
 
         if looks_like_egn(head):
             return "egn"
     except ImportError:
         pass
     try:
-        from pipeline.importers.openspiel import looks_like_openspiel
+        from pipeline.games.euchre.importers.openspiel import looks_like_openspiel
 
         if looks_like_openspiel(head):
             return "openspiel"

@@ -55,6 +55,10 @@ class Violation:
     file: str | None = None
     line: int | None = None
     rule: str | None = None
+    #: The trick (0-based) and the seat at fault, where they apply: reports
+    #: attribute a violation by these, never by parsing ``path`` or ``message``.
+    trick: int | None = None
+    seat: int | None = None
 
     def at(self, *, file: str | None, line: int | None) -> Violation:
         """The same violation, located in an input file."""
@@ -67,6 +71,8 @@ class Violation:
             "file": self.file,
             "line": self.line,
             "hand": self.hand,
+            "trick": self.trick,
+            "seat": self.seat,
             "path": self.path,
             "code": self.code,
             "message": self.message,

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.games.euchre.replay import replay_game
-from pipeline.importers.egn import read_egn
-from pipeline.importers.openspiel import read_openspiel
+from pipeline.games.euchre.importers.egn import read_egn
+from pipeline.games.euchre.importers.openspiel import read_openspiel
 from pipeline.violations import CODES
 
 JSON = st.recursive(

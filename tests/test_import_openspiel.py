@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pipeline.games.euchre.replay import GameReplay, replay_game
-from pipeline.importers.openspiel import (
+from pipeline.games.euchre.importers.openspiel import (
     GO_ALONE,
     PASS,
     card_token,

@@ -37,7 +37,7 @@ from pipeline.games.euchre.cards import (
     trick_winner_index,
 )
 from pipeline.games.euchre.replay import int_pair
-from pipeline.importers.egn_condensed import CondensedError, CondensedUnsupported, decode_condensed
+from pipeline.games.euchre.importers.egn_condensed import CondensedError, CondensedUnsupported, decode_condensed
 from pipeline.sources import READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
 

@@ -85,7 +85,7 @@ def parse_game_string(text: str) -> EuchreParams:
     >>> parse_game_string("bridge()")
     Traceback (most recent call last):
     ...
-    pipeline.importers.openspiel.OpenSpielError: game 'bridge()' is not OpenSpiel's euchre
+    pipeline.games.euchre.importers.openspiel.OpenSpielError: game 'bridge()' is not OpenSpiel's euchre
     """
     match = _GAME_STRING.match(text)
     if match is None:
