@@ -19,17 +19,21 @@ from pipeline.violations import TricklogError
 
 app = typer.Typer(
     name="tricklog",
-    help="Replay, audit, load and report on recorded card games (Euchre).",
+    help="Replay, audit, load and report on recorded card games (every installed game).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_ERROR = 0, 1, 2
-SHOWN_VIOLATIONS = 20
 
 FromOption = Annotated[
-    str, typer.Option("--from", help="Input format: auto, euchre, egn or openspiel.", metavar="FORMAT")
+    str,
+    typer.Option(
+        "--from",
+        help="Input format: auto, jsonl (or a game's name), or an importer (egn, openspiel, ...).",
+        metavar="FORMAT",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout.")]
 
@@ -85,8 +89,12 @@ def _validate(paths: list[str], fmt: str, view: Any, jobs: int) -> Any:
 @app.command()
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")],
+    game: Annotated[str, typer.Option("--game", help="The game to play (an installed game).")] = "euchre",
     seed: Annotated[int, typer.Option(help="Random seed: same seed, same file.")] = 0,
-    preset: Annotated[str, typer.Option(help="cards4net, pagat, french or mixed.")] = "cards4net",
+    preset: Annotated[
+        str | None,
+        typer.Option(help="A rule preset of the game (Euchre: cards4net, pagat, french or mixed)."),
+    ] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="The JSON Lines file to write.")] = Path(
         "simulated.jsonl"
     ),
@@ -95,10 +103,10 @@ def simulate(
     ] = 0.0,
 ) -> None:
     """Write games played by heuristic bots (and optionally corrupted ones)."""
-    from pipeline.games.euchre.simulate import write_simulation
+    from pipeline.simulate import simulate as simulate_games
 
     try:
-        result = write_simulation(output, games, seed=seed, preset=preset, corrupt_rate=corrupt)
+        result = simulate_games(game, output, games, seed=seed, preset=preset, corrupt_rate=corrupt)
     except (TricklogError, ValueError) as e:
         fail(str(e))
     except OSError as e:
@@ -232,11 +240,7 @@ def report(
         fail(str(e))
     except OSError as e:
         fail(f"{out}: cannot write the report: {e.strerror or e}")
-    euchre = result.summary["euchre"]
-    typer.echo(
-        f"{euchre['hands']} hands of {euchre['games']} games counted; {len(result.files)} files in {out}",
-        err=True,
-    )
+    typer.echo(f"{result.headline()}; {len(result.files)} files in {out}", err=True)
     typer.echo(str(result.html))
 
 

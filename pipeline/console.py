@@ -18,9 +18,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pipeline.games import all_codes
 from pipeline.sources import ByteMeter, input_size, metered
 from pipeline.validate import CheckedGame, ValidationSummary
-from pipeline.violations import CODES, TricklogError, Violation
+from pipeline.violations import TricklogError, Violation
 
 SHOWN_VIOLATIONS = 20
 
@@ -72,8 +73,9 @@ class ValidateView:
         if clean:
             return
         table = Table("code", "count", "meaning", title="Violations by code", title_justify="left")
+        codes = all_codes()
         for code, count in summary.by_code.most_common():
-            table.add_row(code, str(count), CODES.get(code, ""))
+            table.add_row(code, str(count), codes.get(code, ""))
         console.print(table)
         console.print(f"First {len(self.first)}:")
         for v in self.first:

@@ -1,7 +1,7 @@
 """Reading inputs: files (plain, ``.gz``, ``.zst``) or stdin, line by line.
 
-Every input becomes a stream of :class:`SourceItem`: a game record (a euchre/1
-object, whatever format it was read from) or a line that could not become one,
+Every input becomes a stream of :class:`SourceItem`: a game record (in its
+game's record format, whatever format it was read from) or a line that could not become one,
 with the violations found on the way.  Nothing is dropped: each non-empty line
 of a JSON Lines file yields exactly one item.
 """
@@ -37,7 +37,7 @@ class SourceItem:
     line: int | None
     #: The text as read, kept for lines that could not become a record.
     raw: bytes | None
-    #: The game as a euchre/1 object (None when the line could not become one).
+    #: The game as a record of its game's format (None when the line could not become one).
     record: dict[str, Any] | None
     #: Problems found while reading or converting (malformed_json, unsupported, ...).
     violations: list[Violation] = field(default_factory=list)
@@ -122,8 +122,15 @@ def open_binary(path: str) -> IO[bytes]:
     return raw
 
 
-#: The files a folder given as an input stands for, by their endings.
-INPUT_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".egn", ".emn")
+#: The JSON Lines files a folder given as an input stands for, by their endings.
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
+
+
+def input_suffixes() -> tuple[str, ...]:
+    """The endings of input files: JSON Lines and every installed game's importers' own."""
+    from pipeline.games import importers
+
+    return JSONL_SUFFIXES + tuple(s for _, i in importers() for s in i.suffixes)
 
 
 def expand_inputs(paths: Sequence[str]) -> list[str]:
@@ -133,14 +140,13 @@ def expand_inputs(paths: Sequence[str]) -> list[str]:
     ['-']
     """
     out: list[str] = []
+    suffixes = input_suffixes()
     for path in paths:
         folder = Path(path)
         if path != STDIN and folder.is_dir():
-            found = sorted(
-                str(f) for f in folder.iterdir() if f.is_file() and f.name.endswith(INPUT_SUFFIXES)
-            )
+            found = sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name.endswith(suffixes))
             if not found:
-                raise TricklogError(f"{path}: a folder with no input files ({', '.join(INPUT_SUFFIXES)})")
+                raise TricklogError(f"{path}: a folder with no input files ({', '.join(suffixes)})")
             out += found
         else:
             out.append(path)

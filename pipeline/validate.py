@@ -19,14 +19,14 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
-from pipeline.games import Replay, engine_for
+from pipeline.games import Replay, importers, installed, replay_record
 from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, expand_inputs, open_binary, read_jsonl
 from pipeline.violations import TricklogError, Violation
 
-InputFormat = Literal["auto", "euchre", "egn", "openspiel"]
-INPUT_FORMATS: tuple[str, ...] = ("auto", "euchre", "egn", "openspiel")
+#: ``--from`` for a JSON Lines file of records (any installed game's format).
+JSONL = "jsonl"
 
 
 @dataclass(slots=True)
@@ -82,51 +82,35 @@ class ValidationSummary:
         }
 
 
+def input_formats() -> list[str]:
+    """What ``--from`` accepts: ``auto``, ``jsonl`` (also spelled with a game's name, for
+    its own record format) and every installed game's importers."""
+    return ["auto", JSONL, *(g.name for g in installed()), *(i.name for _, i in importers())]
+
+
 def check_format(fmt: str) -> None:
     """Refuse an unknown input format before anything is read or written."""
-    if fmt not in INPUT_FORMATS:
-        raise TricklogError(f"--from must be one of {', '.join(INPUT_FORMATS)}, not {fmt!r}")
+    known = input_formats()
+    if fmt not in known:
+        raise TricklogError(f"--from must be one of {', '.join(known)}, not {fmt!r}")
 
 
 def reader_for(path: str, fmt: str = "auto") -> Reader:
-    """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its first bytes."""
-    if fmt == "auto":
-        fmt = sniff_format(path)
-    if fmt == "euchre":
-        return read_jsonl
-    if fmt == "egn":
-        from pipeline.games.euchre.importers.egn import read_egn
-
-        return read_egn
-    if fmt == "openspiel":
-        from pipeline.games.euchre.importers.openspiel import read_openspiel
-
-        return read_openspiel
+    """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its name and first bytes."""
     check_format(fmt)
-    raise AssertionError(f"no reader for {fmt!r}")
+    if fmt == "auto":
+        fmt = sniff_format(path, _head(path))
+    importer = next((i for _, i in importers() if i.name == fmt), None)
+    return read_jsonl if importer is None else importer.read()
 
 
-def sniff_format(path: str) -> str:
-    """Guess an input's format from its name and first bytes (euchre/1 when unsure)."""
+def sniff_format(path: str, head: bytes) -> str:
+    """An input's format from its name and first bytes: an importer that claims it, else JSON Lines."""
     lower = path.lower()
-    if lower.endswith((".egn", ".emn")):
-        return "egn"
-    head = _head(path)
-    try:
-        from pipeline.games.euchre.importers.egn import looks_like_egn
-
-        if looks_like_egn(head):
-            return "egn"
-    except ImportError:
-        pass
-    try:
-        from pipeline.games.euchre.importers.openspiel import looks_like_openspiel
-
-        if looks_like_openspiel(head):
-            return "openspiel"
-    except ImportError:
-        pass
-    return "euchre"
+    known = [i for _, i in importers()]
+    found = [i for i in known if i.suffixes and lower.endswith(i.suffixes)]
+    found = found or [i for i in known if i.sniff(head)]
+    return found[0].name if found else JSONL
 
 
 def _head(path: str, size: int = 4096) -> bytes:
@@ -216,7 +200,7 @@ def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:
     """Replay an item's game with the engine of its format; every violation found
     reading and replaying it, placed in its input (file, line, and source deal for an import)."""
     assert item.record is not None
-    replay = engine_for(item.record).replay(item.record)
+    replay = replay_record(item.record)
     deals = _source_deals(item.record)
     violations = [v.at(file=item.file, line=item.line) for v in item.violations]
     violations += [_locate(v, item, deals) for v in replay.violations]

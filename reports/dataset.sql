@@ -4,12 +4,13 @@ with games_in_scope as (
     select * from scoped_games()
 ),
 
-all_hands as (
-    select h.* from hands as h semi join games_in_scope as g using (game_id)
+hands_in_scope as (
+    select h.* from all_hands() as h semi join games_in_scope as g using (game_id)
 ),
 
 counted as (
-    select * from counted_hands()
+    -- the hands every game's statistics count: played to the end, no violation names them
+    select * from hands_in_scope where complete and valid and thrown_in is null
 ),
 
 final as (
@@ -18,13 +19,10 @@ final as (
         (select count(*) from games_in_scope) as games_loaded,
         (select count(*) from games_in_scope where complete) as games_finished,
         (select count(distinct game_id) from counted) as games_counted,
-        (select count(*) from all_hands) as hands_loaded,
-        (select count(*) from all_hands where thrown_in is not null) as hands_thrown_in,
-        (select count(*) from all_hands where not complete) as hands_abandoned,
-        (select count(*) from all_hands as h
-            where not h.valid
-               or exists (select 1 from violations as v where v.game_id = h.game_id and v.hand = h.hand_no)
-        ) as hands_with_violations,
+        (select count(*) from hands_in_scope) as hands_loaded,
+        (select count(*) from hands_in_scope where thrown_in is not null) as hands_thrown_in,
+        (select count(*) from hands_in_scope where not complete) as hands_abandoned,
+        (select count(*) from hands_in_scope where not valid) as hands_with_violations,
         (select count(*) from counted) as hands_counted,
         (select min(try_cast(started_at as timestamptz))::date from games_in_scope) as first_game,
         (select max(try_cast(started_at as timestamptz))::date from games_in_scope) as last_game

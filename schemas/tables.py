@@ -1,4 +1,4 @@
-"""pandera models of the warehouse tables: one per table of ``warehouse.sql``.
+"""pandera models of the core warehouse tables: one per table of ``warehouse.sql``.
 
 Every frame ``tricklog load`` writes is checked against its model first
 (types, nullability, ranges, accepted values), so a bug in the frame builder
@@ -7,10 +7,11 @@ single source of the frames' column names and polars dtypes
 (:func:`polars_schema`); the SQL types in ``warehouse.sql`` mirror them.
 
 >>> import polars as pl
->>> frame = pl.DataFrame({"game_id": ["g"], "hand_no": [0], "trick_no": [0], "play_no": [0],
-...                       "seat": [5], "card": ["JD"]}, schema=polars_schema(Plays))
+>>> frame = pl.DataFrame({"run_id": [0], "file": ["f"], "file_sha256": ["0" * 64], "line": [1],
+...     "game_id": [None], "code": ["schema"], "message": ["m"], "raw": [b"x"], "raw_text": ["x"]},
+...     schema=polars_schema(Quarantine))
 >>> try:
-...     Plays.validate(frame)
+...     Quarantine.validate(frame)
 ... except Exception as e:
 ...     print(type(e).__name__)
 SchemaError
@@ -21,10 +22,6 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-TEAMS = [0, 1]
-SUIT_LETTERS = ["C", "D", "H", "S"]
-CALLS = ["pass", "order", *SUIT_LETTERS]
-
 
 class _Strict:
     #: Exactly these columns, these dtypes: no coercion hides a builder bug.
@@ -33,13 +30,14 @@ class _Strict:
 
 
 class Games(pa.DataFrameModel):
-    """One row per game loaded (the games that could be replayed at all)."""
+    """One row per game loaded (the games that could be replayed at all), of any game."""
 
     game_id: pl.Utf8 = pa.Field(unique=True, str_length={"min_value": 1})
     run_id: pl.Int32 = pa.Field(ge=1)
     file: pl.Utf8
     line: pl.Int64 = pa.Field(nullable=True, ge=0)
     content_hash: pl.Utf8 = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    game: pl.Utf8 = pa.Field(str_length={"min_value": 1})
     format: pl.Utf8
     source: pl.Utf8 = pa.Field(nullable=True)
     started_at: pl.Utf8 = pa.Field(nullable=True)
@@ -47,90 +45,10 @@ class Games(pa.DataFrameModel):
     rules: pl.Utf8  # JSON text
     players: pl.List = pa.Field(dtype_kwargs={"inner": pl.Utf8})
     hands_played: pl.Int32 = pa.Field(ge=0)
-    team0_score: pl.Int32
-    team1_score: pl.Int32
-    winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
+    scores: pl.List = pa.Field(dtype_kwargs={"inner": pl.Int64})
     complete: pl.Boolean
     violations: pl.Int32 = pa.Field(ge=0)
     extra: pl.Utf8 = pa.Field(nullable=True)  # JSON text
-
-    class Config(_Strict):
-        pass
-
-    @pa.dataframe_check
-    @classmethod
-    def four_players(cls, data: pa.PolarsData) -> pl.LazyFrame:
-        """Every game has 4 player names, indexed by seat."""
-        return data.lazyframe.select(pl.col("players").list.len() == 4)
-
-
-class Hands(pa.DataFrameModel):
-    """One row per hand replayed."""
-
-    game_id: pl.Utf8
-    hand_no: pl.Int32 = pa.Field(ge=0)
-    dealer: pl.Int8 = pa.Field(ge=0, le=3)
-    upcard: pl.Utf8 = pa.Field(nullable=True)
-    trump: pl.Utf8 = pa.Field(nullable=True, isin=SUIT_LETTERS)
-    maker_seat: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
-    maker_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
-    alone: pl.Boolean
-    defender_alone: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
-    round: pl.Int8 = pa.Field(nullable=True, isin=[1, 2])
-    discard: pl.Utf8 = pa.Field(nullable=True)
-    maker_tricks: pl.Int8 = pa.Field(ge=0, le=5)
-    team0_points: pl.Int8 = pa.Field(ge=0)
-    team1_points: pl.Int8 = pa.Field(ge=0)
-    team0_score: pl.Int32
-    team1_score: pl.Int32
-    thrown_in: pl.Utf8 = pa.Field(nullable=True, isin=["all_passed", "farmers_hand"])
-    complete: pl.Boolean
-    valid: pl.Boolean
-    deal_known: pl.Boolean
-
-    class Config(_Strict):
-        pass
-
-
-class Bids(pa.DataFrameModel):
-    """One row per well-formed call, in the order spoken."""
-
-    game_id: pl.Utf8
-    hand_no: pl.Int32 = pa.Field(ge=0)
-    bid_no: pl.Int8 = pa.Field(ge=0)
-    seat: pl.Int8 = pa.Field(ge=0, le=3)
-    round: pl.Int8 = pa.Field(isin=[1, 2])
-    call: pl.Utf8 = pa.Field(isin=CALLS)
-    alone: pl.Boolean
-
-    class Config(_Strict):
-        pass
-
-
-class Tricks(pa.DataFrameModel):
-    """One row per trick played (or begun)."""
-
-    game_id: pl.Utf8
-    hand_no: pl.Int32 = pa.Field(ge=0)
-    trick_no: pl.Int8 = pa.Field(ge=0, le=4)
-    leader: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
-    winner: pl.Int8 = pa.Field(nullable=True, ge=0, le=3)
-    winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
-    cards: pl.Int8 = pa.Field(ge=0, le=4)
-
-    class Config(_Strict):
-        pass
-
-
-class Plays(pa.DataFrameModel):
-    """One row per card played."""
-
-    game_id: pl.Utf8
-    hand_no: pl.Int32 = pa.Field(ge=0)
-    trick_no: pl.Int8 = pa.Field(ge=0, le=4)
-    play_no: pl.Int8 = pa.Field(ge=0, le=3)
-    seat: pl.Int8 = pa.Field(ge=0, le=3)
-    card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 2})
 
     class Config(_Strict):
         pass
@@ -144,6 +62,9 @@ class Violations(pa.DataFrameModel):
     file: pl.Utf8 = pa.Field(nullable=True)
     line: pl.Int64 = pa.Field(nullable=True)
     hand: pl.Int32 = pa.Field(nullable=True, ge=0)
+    trick: pl.Int32 = pa.Field(nullable=True, ge=0)
+    seat: pl.Int8 = pa.Field(nullable=True, ge=0)
+    player: pl.Utf8 = pa.Field(nullable=True)
     path: pl.Utf8
     code: pl.Utf8 = pa.Field(str_length={"min_value": 1})
     message: pl.Utf8
@@ -176,13 +97,10 @@ class Quarantine(pa.DataFrameModel):
         return data.lazyframe.select(~pl.struct("file_sha256", "line").is_duplicated())
 
 
-#: Table name -> model, in load order.
+#: The core's tables (every game's), name -> model, in load order.  Each game
+#: adds its own tables in a schema named after it (``pipeline.games``).
 MODELS: dict[str, type[pa.DataFrameModel]] = {
     "games": Games,
-    "hands": Hands,
-    "bids": Bids,
-    "tricks": Tricks,
-    "plays": Plays,
     "violations": Violations,
     "quarantine": Quarantine,
 }

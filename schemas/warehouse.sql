@@ -4,9 +4,9 @@
 -- Loaded by `tricklog load` (pipeline/warehouse/load.py), one transaction per
 -- batch of games.  Every non-empty input line ends up in exactly one of:
 -- a `games` row, a `quarantine` row, or the run's `already_present` count.
--- Documented column by column in docs/warehouse.md.  Seats are 0-3 clockwise;
--- team 0 = seats 0 and 2, team 1 = seats 1 and 3.  Cards are rank+suit text
--- ('JD', 'TH', 'JK'), '??' where the log does not know the card.
+-- Documented column by column in docs/warehouse.md.  These are the tables
+-- every game shares; each game adds its own in a schema named after it
+-- (euchre.hands, euchre.tricks, ...), from its own DDL file.
 -- Every statement is idempotent (if not exists): running the file twice is safe.
 
 create table if not exists ingest_runs (
@@ -30,71 +30,18 @@ create table if not exists games (
     file         varchar  not null,                     -- input file as given to `load`
     line         bigint,                                -- 1-based line in that file (null for non-line inputs)
     content_hash varchar  not null,                     -- sha256 of the record as canonical JSON (sorted keys)
-    format       varchar  not null,                     -- 'euchre/1'
+    game         varchar  not null,                     -- the game: 'euchre', 'tarot', ... (its tables: schema <game>)
+    format       varchar  not null,                     -- the record format, e.g. 'euchre/1'
     source       varchar,                               -- the record's free-text `source`
     started_at   varchar,                               -- the record's `started_at`, as written (ISO-8601)
     preset       varchar  not null,                     -- rule preset replayed with
     rules        json     not null,                     -- every rule option replayed with (preset + overrides)
-    players      varchar[] not null check (len(players) = 4),  -- names indexed by seat
+    players      varchar[] not null,                    -- names indexed by seat
     hands_played integer  not null check (hands_played >= 0),  -- hands recorded and replayed (incl. thrown in)
-    team0_score  integer  not null,
-    team1_score  integer  not null,
-    winner_team  tinyint  check (winner_team in (0, 1)),       -- null when no team reached the target
-    complete     boolean  not null,                     -- a team reached the target
+    scores       bigint[] not null,                     -- final scores as the game keeps them (Euchre: per team; Tarot: per seat)
+    complete     boolean  not null,                     -- the game reached its end (Euchre: a team reached the target)
     violations   integer  not null check (violations >= 0),    -- rows in `violations` for this game
     extra        json                                   -- unknown top-level fields, kept as JSON
-);
-
-create table if not exists hands (
-    game_id        varchar  not null,
-    hand_no        integer  not null check (hand_no >= 0),   -- index in the record's `hands` (0-based)
-    dealer         tinyint  not null check (dealer between 0 and 3),
-    upcard         varchar,
-    trump          varchar  check (trump in ('C', 'D', 'H', 'S')),  -- null when no trump was made
-    maker_seat     tinyint  check (maker_seat between 0 and 3),
-    maker_team     tinyint  check (maker_team in (0, 1)),
-    alone          boolean  not null,                         -- the maker went alone
-    defender_alone tinyint  check (defender_alone between 0 and 3),  -- seat of a lone defender
-    round          tinyint  check (round in (1, 2)),          -- 1 ordered up, 2 named in round two
-    discard        varchar,                                   -- the dealer's discard, when ordered up
-    maker_tricks   tinyint  not null check (maker_tricks between 0 and 5),
-    team0_points   tinyint  not null check (team0_points >= 0),
-    team1_points   tinyint  not null check (team1_points >= 0),
-    team0_score    integer  not null,                         -- running score after this hand
-    team1_score    integer  not null,
-    thrown_in      varchar  check (thrown_in in ('all_passed', 'farmers_hand')),
-    complete       boolean  not null,                         -- five tricks played, or thrown in
-    valid          boolean  not null,                         -- false when the hand has any violation
-    deal_known     boolean  not null                          -- the deal was recorded in full
-);
-
-create table if not exists bids (
-    game_id  varchar not null,
-    hand_no  integer not null,
-    bid_no   tinyint not null check (bid_no >= 0),            -- order spoken (well-formed bids only)
-    seat     tinyint not null check (seat between 0 and 3),
-    round    tinyint not null check (round in (1, 2)),        -- 1 before the fourth pass, else 2
-    call     varchar not null check (call in ('pass', 'order', 'C', 'D', 'H', 'S')),
-    alone    boolean not null
-);
-
-create table if not exists tricks (
-    game_id     varchar not null,
-    hand_no     integer not null,
-    trick_no    tinyint not null check (trick_no between 0 and 4),
-    leader      tinyint check (leader between 0 and 3),
-    winner      tinyint check (winner between 0 and 3),       -- null when the trick was not finished
-    winner_team tinyint check (winner_team in (0, 1)),
-    cards       tinyint not null check (cards between 0 and 4)  -- cards played in it
-);
-
-create table if not exists plays (
-    game_id  varchar not null,
-    hand_no  integer not null,
-    trick_no tinyint not null check (trick_no between 0 and 4),
-    play_no  tinyint not null check (play_no between 0 and 3),  -- order within the trick
-    seat     tinyint not null check (seat between 0 and 3),
-    card     varchar not null
 );
 
 create table if not exists violations (
@@ -103,6 +50,9 @@ create table if not exists violations (
     file    varchar,
     line    bigint,
     hand    integer,                                      -- null for game-level violations
+    trick   integer,                                      -- the trick (0-based), where one applies
+    seat    tinyint,                                      -- the seat at fault, where one is
+    player  varchar,                                      -- the name sitting in that seat
     path    varchar not null,                             -- JSON path, e.g. hands[3].tricks[2][1]
     code    varchar not null,                             -- the spec's stable code
     message varchar not null,
@@ -121,29 +71,3 @@ create table if not exists quarantine (
     raw_text    varchar not null,                         -- the same, decoded as UTF-8 (bad bytes replaced)
     primary key (file_sha256, line)
 );
-
--- Views: the same facts, arranged the way analysts ask for them.
-
--- One row per seat of every game: who sat where, their team and whether it won.
-create or replace view players as
-select
-    g.game_id,
-    s.seat::tinyint as seat,
-    g.players[s.seat + 1] as player,
-    (s.seat % 2)::tinyint as team,
-    case when g.winner_team is null then null else g.winner_team = s.seat % 2 end as won
-from games as g
-cross join (select unnest(range(4)) as seat) as s;
-
--- One row per team of every game: its players, final score and outcome.
-create or replace view results as
-select
-    g.game_id,
-    t.team::tinyint as team,
-    [g.players[t.team + 1], g.players[t.team + 3]] as players,
-    case t.team when 0 then g.team0_score else g.team1_score end as score,
-    case t.team when 0 then g.team1_score else g.team0_score end as opponents_score,
-    g.complete,
-    case when g.winner_team is null then null else g.winner_team = t.team end as won
-from games as g
-cross join (select unnest(range(2)) as team) as t;

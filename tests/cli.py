@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -17,14 +18,17 @@ def tricklog_command() -> list[str]:
 TRICKLOG = tricklog_command()
 
 
-def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``tricklog ARGS`` and capture its output as text."""
+def run(
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``tricklog ARGS`` and capture its output as text (``env``: more environment variables)."""
     return subprocess.run(
         [*TRICKLOG, *args],
         input=stdin.decode() if stdin is not None else None,
         capture_output=True,
         text=True,
         cwd=cwd,
+        env={**os.environ, **env} if env else None,
         timeout=600,
         check=False,
     )

@@ -11,10 +11,10 @@ from euchre_fixtures import ALONE_HAND, ORDERED_HAND, rotation_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.games.euchre.replay import replay_game
+from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.importers.egn import read_egn
 from pipeline.games.euchre.importers.openspiel import read_openspiel
-from pipeline.violations import CODES
+from pipeline.games.euchre.replay import replay_game
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False) | st.text(max_size=4),

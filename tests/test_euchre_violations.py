@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from euchre_fixtures import ALL_PASSED_HAND, ALONE_HAND, CALLED_HAND, ORDERED_HAND, game, rotation_game
 
+from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import SourceItem, parse_line
 from pipeline.validate import check_games
-from pipeline.violations import CODES
 
 Record = dict[str, Any]
 

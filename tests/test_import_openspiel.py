@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from pipeline.games.euchre.replay import GameReplay, replay_game
 from pipeline.games.euchre.importers.openspiel import (
     GO_ALONE,
     PASS,
@@ -27,6 +26,7 @@ from pipeline.games.euchre.importers.openspiel import (
     looks_like_openspiel,
     read_openspiel,
 )
+from pipeline.games.euchre.replay import GameReplay, replay_game
 from pipeline.sources import SourceItem
 
 DEFAULT = "euchre()"
@@ -369,7 +369,7 @@ def test_load_takes_openspiel_histories_into_the_warehouse(tmp_path: Path) -> No
     )
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         (games, sources, hands, plays) = con.execute(
-            "select count(*), count(distinct source), (select count(*) from hands), (select count(*) from plays)"
+            "select count(*), count(distinct source), (select count(*) from euchre.hands), (select count(*) from euchre.plays)"
             " from games"
         ).fetchall()[0]
     assert (games, sources, hands) == (lines, 1, lines)

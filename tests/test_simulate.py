@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.corrupt import (
     FAULT_CODES,
     FAULTS,
@@ -37,7 +38,7 @@ from pipeline.games.euchre.simulate import (
     write_simulation,
 )
 from pipeline.sources import parse_line
-from pipeline.violations import CODES, TricklogError
+from pipeline.violations import TricklogError
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 PRESET_NAMES = st.sampled_from([*PRESETS, "mixed"])

@@ -62,9 +62,11 @@ def _assert_batches_whole(db: Path) -> None:
     try:
         missing = con.execute(
             "select count(*) from games g where g.hands_played <> "
-            "(select count(*) from hands h where h.game_id = g.game_id)"
+            "(select count(*) from euchre.hands h where h.game_id = g.game_id)"
         ).fetchall()[0][0]
-        orphans = con.execute("select count(*) from plays anti join games using (game_id)").fetchall()[0][0]
+        orphans = con.execute("select count(*) from euchre.plays anti join games using (game_id)").fetchall()[
+            0
+        ][0]
     finally:
         con.close()
     assert missing == 0 and orphans == 0

@@ -107,14 +107,18 @@ def test_hands_table_marks_invalid_hands(tmp_path: Path) -> None:
     load([str(tmp_path / "c.jsonl")], db)
     with Warehouse.open(db) as wh:
         bad = wh.sql(
-            "select count(*) as n from violations v join hands h on h.game_id = v.game_id "
-            "and h.hand_no = v.hand where h.valid"
+            "select count(*) as n from violations v join euchre.hands h on h.game_id = v.game_id "
+            "and h.hand_no = v.hand join games g on g.game_id = v.game_id and g.line = v.line where h.valid"
+        )
+        unnamed = wh.sql(
+            "select count(*) as n from euchre.hands h join games g using (game_id) where not h.valid and not exists "
+            "(select 1 from violations v where v.game_id = h.game_id and v.hand = h.hand_no and v.line = g.line)"
         )
         per_game = wh.sql(
             "select g.violations = count(v.code) as same from games g "
             "left join violations v using (game_id) group by g.game_id, g.violations"
         )
-    assert bad["n"][0] == 0
+    assert bad["n"][0] == 0 and unnamed["n"][0] == 0
     assert per_game["same"].all()
 
 
@@ -150,7 +154,8 @@ def test_missing_input_is_exit_2(tmp_path: Path) -> None:
 )
 def test_pandera_rejects_out_of_range(table: str, column: str, value: object) -> None:
     from pandera.errors import SchemaError
-    from tricklog_schemas.tables import MODELS
+
+    from pipeline.games.euchre.tables import MODELS
 
     frame = _one_valid_frame(table)
     dtype = frame.schema[column]
@@ -160,7 +165,8 @@ def test_pandera_rejects_out_of_range(table: str, column: str, value: object) ->
 
 def test_pandera_rejects_wrong_type() -> None:
     from pandera.errors import SchemaError
-    from tricklog_schemas.tables import MODELS
+
+    from pipeline.games.euchre.tables import MODELS
 
     frame = _one_valid_frame("plays")
     MODELS["plays"].validate(frame)
@@ -169,10 +175,11 @@ def test_pandera_rejects_wrong_type() -> None:
 
 
 def _one_valid_frame(table: str) -> pl.DataFrame:
-    from pipeline.games.euchre.replay import replay_game
+    from pipeline.games.euchre.plugin import GAME
+    from pipeline.warehouse.ddl import table_models
     from pipeline.warehouse.tables import Batch, content_hash
 
     record = orjson.loads(valid_lines()[0])
     batch = Batch(run_id=1)
-    batch.add_game(record, replay_game(record), ("f", 1), content_hash(record))
-    return batch.frames()[table].head(1)
+    batch.add_game(GAME, record, GAME.replay(record), ("f", 1), content_hash(record))
+    return batch.frames(table_models())[f"euchre.{table}"].head(1)

@@ -83,13 +83,14 @@ def test_parquet_export_round_trip(db: Path, tmp_path: Path) -> None:
     con = duckdb.connect()
     original = duckdb.connect(str(db), read_only=True)
     for table in TABLES:
-        glob = str(out / table / "**" / "*.parquet")
+        folder = table.replace(".", "/")
+        glob = str(out / folder / "**" / "*.parquet")
         exported = con.execute(f"select count(*) from read_parquet('{glob}', hive_partitioning = true)")
         stored = original.execute(f"select count(*) from {table}")
         assert exported.fetchall() == stored.fetchall(), table
-        assert pl.read_parquet(out / table, hive_partitioning=True).height == stored_rows(original, table)
-    assert (out / "hands" / "source=variant-oracle").is_dir()
-    assert (out / "plays" / "source=variant-oracle").is_dir()
+        assert pl.read_parquet(out / folder, hive_partitioning=True).height == stored_rows(original, table)
+    assert (out / "euchre" / "hands" / "source=variant-oracle").is_dir()
+    assert (out / "euchre" / "plays" / "source=variant-oracle").is_dir()
 
 
 def stored_rows(con: duckdb.DuckDBPyConnection, table: str) -> int:
@@ -103,14 +104,16 @@ def test_missing_database_is_exit_2(tmp_path: Path) -> None:
 
 def test_a_report_file_runs_as_it_stands(db: Path) -> None:
     """Report definitions use the query macros, which every read-only session has."""
-    report = Path(__file__).parent.parent / "reports" / "euchre_by_round.sql"
+    report = (
+        Path(__file__).parent.parent / "pipeline" / "games" / "euchre" / "reports" / "euchre_by_round.sql"
+    )
     proc = run_cli("sql", str(report), "--db", str(db), "-f", "csv")
     assert proc.returncode == 0, proc.stderr
     header, *rows = proc.stdout.splitlines()
     assert header.split(",")[:3] == ["round", "euchred_k", "euchred_n"]
     with duckdb.connect(str(db), read_only=True) as con:
         counted = con.execute(
-            "select count(*) from hands where valid and complete and thrown_in is null and maker_seat is not null"
+            "select count(*) from euchre.hands where valid and complete and thrown_in is null and maker_seat is not null"
         ).fetchall()[0][0]
     assert sum(int(r.split(",")[2]) for r in rows) == counted
 
@@ -118,10 +121,12 @@ def test_a_report_file_runs_as_it_stands(db: Path) -> None:
 def test_players_and_results_views(db: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         games = con.execute(
-            "select game_id, players, winner_team, team0_score, team1_score from games"
+            "select game_id, players, winner_team, team0_score, team1_score from games join euchre.games using (game_id)"
         ).fetchall()
-        seats = {(g, s): (p, t, w) for g, s, p, t, w in con.execute("select * from players").fetchall()}
-        teams = {(g, t): rest for g, t, *rest in con.execute("select * from results").fetchall()}
+        seats = {
+            (g, s): (p, t, w) for g, s, p, t, w in con.execute("select * from euchre.players").fetchall()
+        }
+        teams = {(g, t): rest for g, t, *rest in con.execute("select * from euchre.results").fetchall()}
     assert len(seats) == 4 * len(games) and len(teams) == 2 * len(games)
     for game_id, names, winner, score0, score1 in games:
         for seat in range(4):

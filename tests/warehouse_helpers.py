@@ -12,7 +12,17 @@ from cli import run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spec-examples"
 VALID_FILES = ("euchre-cards4net.jsonl", "euchre-pagat.jsonl", "euchre-french.jsonl")
-TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine", "ingest_runs")
+TABLES = (
+    "games",
+    "euchre.games",
+    "euchre.hands",
+    "euchre.bids",
+    "euchre.tricks",
+    "euchre.plays",
+    "violations",
+    "quarantine",
+    "ingest_runs",
+)
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

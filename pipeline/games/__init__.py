@@ -1,18 +1,41 @@
-"""The games tricklog replays, side by side behind one small interface.
+"""The games tricklog knows, found as plugins; the core knows no game by name.
 
-A game is a folder under ``pipeline/games/`` whose package exposes an
-:class:`Engine`: the record format it reads (``"euchre/1"``) and a ``replay``
-function from a record object to a :class:`Replay`.  Adding a game is adding a
-folder and one line in :data:`ENGINES`.
+A game is a package that exposes one :class:`Game`: its record format
+(``"euchre/1"``), its violation codes, its ``replay``, the other formats it can
+import, and optionally its warehouse tables, its report and its simulator.
+Games are found through the ``tricklog.games`` entry-point group, the way
+pytest and Dask find plugins::
+
+    [project.entry-points."tricklog.games"]
+    euchre = "pipeline.games.euchre.plugin:GAME"
+
+:func:`register` is the one registration call those entry points go through
+(also usable from a notebook for a game that is not installed).
+
+>>> [g.name for g in installed()][:1]
+['euchre']
+>>> game_for_record({"format": "euchre/1"}).name
+'euchre'
+>>> replay = replay_record({"format": "chess/1", "game_id": "g"})
+>>> [v.code for v in replay.violations], replay.game_id
+(['schema'], 'g')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pipeline.violations import Violation
+
+if TYPE_CHECKING:
+    from pipeline.sources import Reader
+    from pipeline.tables import GameTables
+
+ENTRY_POINT_GROUP = "tricklog.games"
 
 
 class HandOutcome(Protocol):
@@ -43,24 +66,141 @@ class Replay(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Engine:
+class Importer:
+    """Another format a game reads: its ``--from`` name, how to recognise it, how to read it.
+
+    ``sniff`` sees an input's name and first bytes; ``read`` turns the input
+    into items whose records are in the game's own format.
+    """
+
     name: str
-    format: str
+    read: Callable[[], Reader]
+    sniff: Callable[[bytes], bool] = lambda head: False
+    suffixes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Simulator:
+    """A game's bots: ``write(path, games, seed=, preset=, corrupt_rate=)`` writes a
+    JSON Lines file (and, when corrupting, the map of planted faults beside it)."""
+
+    write: Callable[..., Any]
+    presets: tuple[str, ...]
+    default_preset: str
+    #: The preset ``tricklog demo`` plays.
+    demo_preset: str
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Game:
+    """Everything the core needs of one game.  Heavy parts are reached through
+    callables, so that finding the installed games imports none of them."""
+
+    name: str
+    #: The ``format`` value of its records, e.g. ``"euchre/1"``.
+    record_format: str
+    #: Violation code -> one-line meaning, the game's part of the record spec.
+    codes: Mapping[str, str]
     replay: Callable[[dict[str, Any]], Replay]
+    importers: Sequence[Importer] = ()
+    #: The warehouse tables of the game (a DuckDB schema named after it).
+    tables: Callable[[], GameTables] | None = None
+    #: The game's part of ``tricklog report``.
+    report: Callable[[], Any] | None = None
+    simulator: Callable[[], Simulator] | None = None
+    #: The folder of the game's package (its SQL files, schema files).
+    folder: Path | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r}, {self.record_format!r})"
 
 
-def _euchre_engine() -> Engine:
-    from pipeline.games.euchre.replay import replay_game
-
-    return Engine("euchre", "euchre/1", replay_game)
+_REGISTRY: dict[str, Game] = {}
+_DISCOVERED = False
 
 
-#: Record format -> engine.  The first one is the default for unknown formats.
-ENGINES: dict[str, Engine] = {e.format: e for e in (_euchre_engine(),)}
-DEFAULT_ENGINE = next(iter(ENGINES.values()))
+def register(game: Game) -> Game:
+    """Make a game known (what each ``tricklog.games`` entry point stands for).
+
+    A game registered twice under one name is the later one; two games may not
+    claim the same record format or importer name.
+    """
+    for other in _REGISTRY.values():
+        if other.name == game.name:
+            continue
+        if other.record_format == game.record_format:
+            raise ValueError(f"games {other.name!r} and {game.name!r} both claim {game.record_format!r}")
+        clash = {i.name for i in other.importers} & {i.name for i in game.importers}
+        if clash:
+            raise ValueError(f"games {other.name!r} and {game.name!r} both import {sorted(clash)}")
+    _REGISTRY[game.name] = game
+    return game
 
 
-def engine_for(record: dict[str, Any]) -> Engine:
-    """The engine of a record's ``format`` (the default one reports a wrong format)."""
+def installed() -> list[Game]:
+    """Every game found through the entry points (and :func:`register`), by name."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        _DISCOVERED = True
+        for entry in entry_points(group=ENTRY_POINT_GROUP):
+            game = entry.load()
+            if not isinstance(game, Game):
+                raise TypeError(f"entry point {entry.name!r} of {ENTRY_POINT_GROUP} is not a Game")
+            if game.name not in _REGISTRY:
+                register(game)
+    return sorted(_REGISTRY.values(), key=lambda g: g.name)
+
+
+def game_named(name: str) -> Game | None:
+    return next((g for g in installed() if g.name == name), None)
+
+
+def game_for_record(record: Mapping[str, Any]) -> Game | None:
+    """The game whose record format the record names (None: no installed game claims it)."""
     fmt = record.get("format")
-    return ENGINES.get(fmt, DEFAULT_ENGINE) if isinstance(fmt, str) else DEFAULT_ENGINE
+    return next((g for g in installed() if g.record_format == fmt), None)
+
+
+def record_formats() -> list[str]:
+    return [g.record_format for g in installed()]
+
+
+def importers() -> Iterator[tuple[Game, Importer]]:
+    for game in installed():
+        for importer in game.importers:
+            yield game, importer
+
+
+def all_codes() -> dict[str, str]:
+    """Every violation code of every installed game (the core's own included)."""
+    from pipeline.violations import CORE_CODES
+
+    codes = dict(CORE_CODES)
+    for game in installed():
+        for code, doc in game.codes.items():
+            codes.setdefault(code, doc)
+    return codes
+
+
+@dataclass(slots=True)
+class UnclaimedRecord:
+    """The replay of a record no installed game claims: one ``schema`` violation."""
+
+    game_id: str | None
+    violations: list[Violation]
+    hands: list[HandOutcome] = field(default_factory=list)
+    unknown_fields: list[str] = field(default_factory=list)
+
+
+def replay_record(record: dict[str, Any]) -> Replay:
+    """Replay a record with the game its ``format`` names; a format no game claims
+    is a ``schema`` violation naming the formats that are installed."""
+    game = game_for_record(record)
+    if game is not None:
+        return game.replay(record)
+    raw_id = record.get("game_id")
+    game_id = raw_id if isinstance(raw_id, str) and raw_id else None
+    fmt = record.get("format")
+    said = "format is missing" if fmt is None else f"format {fmt!r} is not a game tricklog knows"
+    message = f"{said}; the installed games read {', '.join(map(repr, record_formats()))}"
+    return UnclaimedRecord(game_id, [Violation("schema", message, game_id, None, "format")])

@@ -1,16 +1,15 @@
-"""The report's charts, drawn with matplotlib (Agg backend, imported on use).
+"""Drawing the report's charts with matplotlib (Agg backend, imported on use):
+the figure, the saving, and the bars every game's charts use.
 
-Every chart shows its counts and draws its 95% intervals; each function takes
-the report tables and writes one PNG, returning its file name.
+Every chart shows its counts and draws its 95% intervals; each game's chart
+functions take the report tables and write one PNG, returning its file name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pipeline.report.run import Table
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -20,7 +19,7 @@ BLUE, ORANGE, GREY, RED, GREEN = "#3a6ea5", "#e08a2c", "#8c8c8c", "#c0392b", "#2
 DPI = 110
 
 
-def _figure(
+def figure(
     width: float, height: float, ncols: int = 1, ratios: Sequence[float] | None = None
 ) -> tuple[Figure, list[Axes]]:
     import matplotlib
@@ -34,7 +33,7 @@ def _figure(
     return fig, list(axes[0])
 
 
-def _save(fig: Figure, path: Path) -> str:
+def save(fig: Figure, path: Path) -> str:
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
@@ -43,9 +42,7 @@ def _save(fig: Figure, path: Path) -> str:
     return path.name
 
 
-def _rate_bars(
-    ax: Axes, labels: Sequence[str], rows: Sequence[dict[str, Any]], stem: str, color: str
-) -> None:
+def rate_bars(ax: Axes, labels: Sequence[str], rows: Sequence[dict[str, Any]], stem: str, color: str) -> None:
     """Bars of rates with Wilson interval whiskers and ``rate, k/n`` written above each."""
     xs = list(range(len(labels)))
     values = [r[f"{stem}_rate"] or 0.0 for r in rows]
@@ -62,176 +59,3 @@ def _rate_bars(
     ax.set_ylim(0, ceiling)
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.grid(axis="y", alpha=0.3)
-
-
-def euchre_rate_chart(tables: dict[str, Table], out: Path) -> str:
-    """Euchre rate by maker position and by round, with Wilson intervals."""
-    fig, (left, right) = _figure(10, 4.4, ncols=2)
-    positions = tables["euchre_by_maker_position"].rows()
-    labels = [f"{r['maker_position']}\n(dealer+{r['seat_after_dealer']})" for r in positions]
-    _rate_bars(left, labels, positions, "euchred", BLUE)
-    left.set_title("By the maker's seat relative to the dealer")
-    left.set_xlabel("maker's position")
-    left.set_ylabel("euchre rate (makers took fewer than 3 tricks)")
-    rounds = tables["euchre_by_round"].rows()
-    _rate_bars(right, ["round 1\nordered up", "round 2\nnamed trump"], rounds, "euchred", ORANGE)
-    right.set_title("By bidding round")
-    right.set_xlabel("round in which trump was made")
-    overall = tables["euchre_overview"].one()
-    if overall["euchred_rate"] is not None:
-        for ax in (left, right):
-            label = f"all {overall['euchred_n']:,} hands: {overall['euchred_rate']:.1%}"
-            ax.axhline(overall["euchred_rate"], color=GREY, linestyle="--", linewidth=1, label=label)
-            ax.legend(loc="upper left", fontsize=8, frameon=False)
-    top = max(left.get_ylim()[1], right.get_ylim()[1])
-    left.set_ylim(0, top)
-    right.set_ylim(0, top)
-    fig.suptitle("How often are the makers euchred?  (bars: 95% Wilson intervals)", fontsize=11)
-    return _save(fig, out / "euchre_rate.png")
-
-
-def lone_hands_chart(tables: dict[str, Table], out: Path) -> str:
-    """Outcomes of lone hands (share of attempts with intervals) and the points each earned."""
-    from pipeline.report.stats import rate
-
-    fig, (left, right) = _figure(10, 4.4, ncols=2)
-    outcomes = tables["euchre_lone_outcomes"].rows()
-    attempts = int(outcomes[0]["all_attempts"]) if outcomes else 0
-    rows = []
-    for r in outcomes:
-        share = rate(r["hands"], attempts)
-        lo, hi = share.ci95
-        rows.append({"s_rate": share.value, "s_lo": lo, "s_hi": hi, "s_k": r["hands"], "s_n": attempts})
-    labels = ["euchred\n(0-2 tricks)", "made\n(3-4 tricks)", "march\n(5 tricks)"]
-    _rate_bars(left, labels, rows, "s", GREEN)
-    left.set_title(f"How {attempts:,} lone hands ended")
-    left.set_ylabel("share of lone attempts")
-    left.set_xlabel("outcome for the lone maker")
-    _net_points_bars(right, tables["euchre_alone"].one(), outcomes)
-    fig.suptitle("Does going alone pay?  (bars: 95% intervals)", fontsize=11)
-    return _save(fig, out / "lone_hands.png")
-
-
-def _net_points_bars(ax: Axes, alone: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> None:
-    labels = ["euchred", "made", "march", "per attempt"]
-    means = [r["net_points_mean"] or 0.0 for r in outcomes] + [alone["net_points_mean"] or 0.0]
-    colors = [RED, GREEN, GREEN, BLUE]
-    xs = list(range(len(labels)))
-    ax.bar(xs, means, color=colors, width=0.6)
-    lo, hi = alone["net_points_lo"], alone["net_points_hi"]
-    if lo is not None and hi is not None:
-        ax.errorbar([3], [means[3]], yerr=[[means[3] - lo], [hi - means[3]]], color="#333333", capsize=5)
-    counts = [r["hands"] for r in outcomes] + [alone["attempts"]]
-    for x, m, n in zip(xs, means, counts, strict=True):
-        if not n:
-            ax.text(x, 0.1, "none", ha="center", va="bottom", fontsize=9, color=GREY)
-            continue
-        ax.text(
-            x,
-            m + (0.1 if m >= 0 else -0.1),
-            f"{m:+.2f}\nn={n:,}",
-            ha="center",
-            va="bottom" if m >= 0 else "top",
-            fontsize=9,
-        )
-    ax.axhline(0, color="#333333", linewidth=0.8)
-    ax.set_xticks(xs, labels)
-    ax.set_ylim(min(-1.0, min(means) - 1.2), max(1.0, max(means) + 1.2))
-    ax.set_ylabel("makers' points minus defenders' per hand")
-    ax.set_xlabel("lone hands by outcome, and all lone attempts")
-    ax.set_title("Net points of a lone hand")
-    ax.grid(axis="y", alpha=0.3)
-
-
-def dealer_points_chart(tables: dict[str, Table], out: Path) -> str:
-    """Points per hand for the dealer's team and the other team, with the dealer's edge."""
-    fig, (ax, means) = _figure(11, 4.6, ncols=2, ratios=(2.2, 1))
-    rows = tables["euchre_dealer_points"].rows()
-    values = sorted({int(r["points"]) for r in rows})
-    for offset, (team, color) in zip(
-        (-0.2, 0.2), (("dealer team", BLUE), ("other team", ORANGE)), strict=True
-    ):
-        mine = {int(r["points"]): r for r in rows if r["team"] == team}
-        shares = [mine[v]["share"] if v in mine else 0.0 for v in values]
-        xs = [i + offset for i in range(len(values))]
-        ax.bar(xs, shares, width=0.38, color=color, label=team)
-        for x, v, s in zip(xs, values, shares, strict=True):
-            n = mine[v]["hands"] if v in mine else 0
-            ax.text(x, s + 0.01, f"{s:.0%}\n{n:,}", ha="center", va="bottom", fontsize=8)
-    adv = tables["euchre_dealer_advantage"].one()
-    ax.set_xticks(range(len(values)), [f"{v} point{'s' if v != 1 else ''}" for v in values])
-    ax.set_ylim(0, 1.0)
-    ax.yaxis.set_major_formatter("{x:.0%}")
-    ax.set_ylabel("share of hands")
-    ax.set_xlabel("points the team scored on the hand")
-    ax.legend(loc="upper right", fontsize=9)
-    ax.set_title(f"Points scored on a hand ({adv['hands']:,} hands)")
-    ax.grid(axis="y", alpha=0.3)
-    _mean_bars(means, adv)
-    fig.suptitle("How much is the deal worth?  Dealer's team against the other team", fontsize=11)
-    return _save(fig, out / "dealer_points.png")
-
-
-def _mean_bars(ax: Axes, adv: dict[str, Any]) -> None:
-    """Mean points per hand of each team and the dealer's edge, with normal 95% intervals."""
-    stems = [
-        ("dealer_team", "dealer\nteam", BLUE),
-        ("other_team", "other\nteam", ORANGE),
-        ("edge", "edge", GREY),
-    ]
-    for x, (stem, _, color) in enumerate(stems):
-        mean, lo, hi = adv[f"{stem}_mean"], adv[f"{stem}_lo"], adv[f"{stem}_hi"]
-        if mean is None:
-            continue
-        err = [[mean - lo], [hi - mean]] if lo is not None and hi is not None else None
-        ax.bar([x], [mean], color=color, width=0.6, yerr=err, capsize=5, ecolor="#333333")
-        ax.text(
-            x,
-            (hi if hi is not None else mean) + 0.02,
-            f"{mean:+.3f}" if stem == "edge" else f"{mean:.3f}",
-            ha="center",
-            va="bottom",
-            fontsize=9,
-        )
-    ax.set_xticks(range(len(stems)), [label for _, label, _ in stems])
-    ax.axhline(0, color="#333333", linewidth=0.8)
-    ax.set_ylabel("points per hand")
-    ends = [adv[f"{stem}_{end}"] or 0.0 for stem, _, _ in stems for end in ("lo", "hi", "mean")]
-    ax.set_ylim(min(0.0, *ends) * 1.2, max(0.1, *ends) * 1.18)
-    ax.set_title("Mean per hand (95% CI)")
-    ax.set_xlabel(_edge_text(adv), fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-
-
-def _edge_text(adv: dict[str, Any]) -> str:
-    if adv["edge_mean"] is None:
-        return "no hands"
-    text = f"edge = dealer team - other team: {adv['edge_mean']:+.3f}"
-    if adv["edge_lo"] is not None:
-        text += f"\n95% CI {adv['edge_lo']:+.3f} to {adv['edge_hi']:+.3f}"
-    return text
-
-
-def trumps_held_chart(tables: dict[str, Table], out: Path) -> str:
-    """Euchre rate by the number of trumps the maker held."""
-    fig, (ax,) = _figure(8, 4.2)
-    rows = tables["euchre_by_trumps_held"].rows()
-    _rate_bars(ax, [str(r["trumps_held"]) for r in rows], rows, "euchred", BLUE)
-    ax.set_xlabel("trumps in the maker's hand (after the pick-up; bowers and joker count)")
-    ax.set_ylabel("euchre rate")
-    ax.set_title("Euchre rate by trumps held by the maker  (bars: 95% Wilson intervals)")
-    return _save(fig, out / "euchre_by_trumps.png")
-
-
-#: Chart name -> drawing function, in the order of the page.
-CHARTS: dict[str, Callable[[dict[str, Table], Path], str]] = {
-    "euchre_rate": euchre_rate_chart,
-    "euchre_by_trumps": trumps_held_chart,
-    "lone_hands": lone_hands_chart,
-    "dealer_points": dealer_points_chart,
-}
-
-
-def draw_all(tables: dict[str, Table], out: Path) -> dict[str, str]:
-    """Draw every chart into ``out``; chart name -> PNG file name."""
-    return {name: draw(tables, out) for name, draw in CHARTS.items()}

@@ -1,7 +1,8 @@
 """Writing a report folder: summary.json, report.html, report.md, CSVs and PNGs.
 
-The page reads top to bottom: the data set, the audit, the three studies (each
-a chart and tables with counts and 95% intervals), then per-player figures.
+The page reads top to bottom: the data set and the audit (every game's), then
+each installed game's sections (Euchre: three studies, each a chart and tables
+with counts and 95% intervals, then per-player figures).
 It is one self-contained file: charts are embedded as base64 PNG data URIs,
 the CSS is inline and nothing is fetched from the network.
 """
@@ -20,28 +21,16 @@ from typing import Any
 
 import orjson
 
-from pipeline.report.charts import draw_all
 from pipeline.report.findings import findings
+from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
 
-#: Columns kept in CSV files but not shown on the page (by suffix, and by name).
+#: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
-HIDDEN_NAMES = frozenset(
-    {"outcome_order", "all_attempts", "dealer_team_points_per_hand", "other_team_points_per_hand"}
-)
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One part of the page: a title, what it found, charts and tables."""
-
-    key: str
-    title: str
-    charts: Sequence[tuple[str, str]] = ()
-    tables: Sequence[tuple[str, str]] = ()
-
-
+#: The core's sections, before every game's.
 SECTIONS = (
     Section("dataset", "The data set", tables=[("dataset", "What was loaded and what is counted")]),
     Section(
@@ -54,40 +43,6 @@ SECTIONS = (
             ("audit_quarantine", "Quarantined lines (not loaded)"),
         ],
     ),
-    Section(
-        "euchre",
-        "Study 1: how often are the makers euchred, and when?",
-        charts=[
-            ("euchre_rate", "Euchre rate by the maker's seat relative to the dealer and by bidding round."),
-            ("euchre_by_trumps", "Euchre rate by the number of trumps the maker held."),
-        ],
-        tables=[
-            ("euchre_overview", "All counted hands"),
-            ("euchre_by_maker_position", "By the maker's position"),
-            ("euchre_by_round", "By bidding round"),
-            ("euchre_by_trumps_held", "By trumps held by the maker"),
-            ("euchre_stuck_dealer", "Stuck dealer (stick the dealer: forced call after seven passes)"),
-            ("euchre_by_trump", "By trump suit"),
-            ("euchre_by_preset", "By rule preset"),
-        ],
-    ),
-    Section(
-        "alone",
-        "Study 2: does going alone pay?",
-        charts=[("lone_hands", "Outcomes of lone hands and the net points they earned.")],
-        tables=[("euchre_alone", "Lone makers"), ("euchre_lone_outcomes", "Lone hands by outcome")],
-    ),
-    Section(
-        "dealer",
-        "Study 3: how much is the deal worth?",
-        charts=[("dealer_points", "Points per hand for the dealer's team and the other team.")],
-        tables=[
-            ("euchre_dealer_advantage", "Points per hand and the dealer's edge"),
-            ("euchre_dealer_points", "Distribution of points per hand"),
-            ("euchre_first_dealer", "Complete games won by the first dealer's team"),
-        ],
-    ),
-    Section("players", "Per player", tables=[("euchre_per_player", "Per player, by seat name")]),
 )
 
 
@@ -97,7 +52,12 @@ class ReportResult:
 
     out: Path
     summary: dict[str, Any]
+    reports: list[GameReport]
     files: list[Path] = field(default_factory=list)
+
+    def headline(self) -> str:
+        """One line per game: what was counted."""
+        return "; ".join(r.headline(self.summary[r.key]) for r in shown_reports(self.reports, self.summary))
 
     @property
     def html(self) -> Path:
@@ -108,19 +68,47 @@ def write_report(
     db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
 ) -> ReportResult:
     """Run every report on the warehouse ``db`` and write the report folder ``out``."""
-    tables = run_reports(db, sources, players)
+    tables, reports = run_reports(db, sources, players)
     out.mkdir(parents=True, exist_ok=True)
     filters = {"sources": list(sources), "players": list(players)}
-    summary = build_summary(tables, filters)
-    result = ReportResult(out, summary)
+    summary = build_summary(tables, filters, reports)
+    result = ReportResult(out, summary, reports)
     result.files.append(_write_bytes(out / "summary.json", orjson.dumps(summary, option=orjson.OPT_INDENT_2)))
     result.files.extend(write_csvs(tables, out))
-    charts = {name: out / file_name for name, file_name in draw_all(tables, out).items()}
+    shown = shown_reports(reports, summary)
+    charts = {
+        name: out / file_name for report in shown for name, file_name in report.charts(tables, out).items()
+    }
     result.files.extend(charts.values())
     notes = findings(summary)
-    result.files.append(_write_text(out / "report.md", markdown(tables, charts, notes, db, filters)))
-    result.files.append(_write_text(out / "report.html", page(tables, charts, notes, db, filters)))
+    for report in shown:
+        notes.update(report.findings(summary[report.key]))
+    sections = [*SECTIONS, *(section for report in shown for section in report.sections)]
+    view = PageView(tables, charts, notes, sections, _title(shown))
+    result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
+    result.files.append(_write_text(out / "report.html", page(view, db, filters)))
     return result
+
+
+def shown_reports(reports: Sequence[GameReport], summary: dict[str, Any]) -> list[GameReport]:
+    """The games the page shows: those with counted games (all of them when none has any)."""
+    shown = [r for r in reports if r.has_games(summary[r.key])]
+    return shown or list(reports)
+
+
+def _title(reports: Sequence[GameReport]) -> str:
+    return "tricklog report: " + (", ".join(r.title for r in reports) or "no game")
+
+
+@dataclass(frozen=True, slots=True)
+class PageView:
+    """What the page and the Markdown show: the tables, charts, sentences and sections, in order."""
+
+    tables: dict[str, Table]
+    charts: dict[str, Path]
+    notes: dict[str, list[str]]
+    sections: Sequence[Section]
+    title: str
 
 
 def _write_bytes(path: Path, data: bytes) -> Path:
@@ -153,7 +141,7 @@ def display(table: Table) -> tuple[list[str], list[list[str]]]:
     shown: list[tuple[str, Any]] = []
     skip: set[str] = set()
     for col in columns:
-        if col in skip or col in HIDDEN_NAMES or col.endswith(HIDDEN_SUFFIXES):
+        if col in skip or col in table.hidden or col.endswith(HIDDEN_SUFFIXES):
             continue
         if col.endswith("_k") and f"{col[:-2]}_rate" in columns:
             stem = col[:-2]
@@ -227,13 +215,7 @@ def fmt_value(value: object) -> str:
 # HTML
 
 
-def page(
-    tables: dict[str, Table],
-    charts: dict[str, Path],
-    notes: dict[str, list[str]],
-    db: Path,
-    filters: dict[str, list[str]],
-) -> str:
+def page(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
     """The whole self-contained HTML page."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -243,13 +225,15 @@ def page(
         tricklog_version = "dev"
     template = Template(files("tricklog_reports").joinpath("report_template.html").read_text("utf-8"))
     return template.substitute(
-        title="tricklog report: Euchre",
+        title=html.escape(view.title),
         version=html.escape(tricklog_version),
         generated=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         db=html.escape(str(db)),
         filters=html.escape(_filter_text(filters)),
-        toc="".join(f'<li><a href="#{s.key}">{html.escape(s.title)}</a></li>' for s in SECTIONS),
-        body="\n".join(_html_section(s, tables, charts, notes.get(s.key, [])) for s in SECTIONS),
+        toc="".join(f'<li><a href="#{s.key}">{html.escape(s.title)}</a></li>' for s in view.sections),
+        body="\n".join(
+            _html_section(s, view.tables, view.charts, view.notes.get(s.key, [])) for s in view.sections
+        ),
     )
 
 
@@ -299,16 +283,11 @@ def _html_table(table: Table, title: str) -> str:
 # Markdown
 
 
-def markdown(
-    tables: dict[str, Table],
-    charts: dict[str, Path],
-    notes: dict[str, list[str]],
-    db: Path,
-    filters: dict[str, list[str]],
-) -> str:
+def markdown(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
     """The same tables as the page, in Markdown, with the PNGs linked."""
-    out = ["# tricklog report: Euchre", "", f"From `{db}`. {_filter_text(filters)}", ""]
-    for section in SECTIONS:
+    tables, charts, notes = view.tables, view.charts, view.notes
+    out = [f"# {view.title}", "", f"From `{db}`. {_filter_text(filters)}", ""]
+    for section in view.sections:
         out += [f"## {section.title}", ""]
         out += [f"> {n}\n" for n in notes.get(section.key, [])]
         out += [f"![{caption}]({charts[chart].name})\n" for chart, caption in section.charts]

@@ -1,9 +1,11 @@
 """Running the report SQL files against a warehouse.
 
-Each report is one SQL file in the ``tricklog_reports`` package (the
-``reports/`` folder): a ``-- name:`` line, a one-line doc, then CTEs ending in
-``select * from final``.  Two files define table macros the others build on:
-``scoped_games()`` (the games in scope) and ``counted_hands()`` (the hands the
+Each report is one SQL file, in the ``tricklog_reports`` package (the
+``reports/`` folder: the data set and the audit, every game's) or in a game's
+own package: a ``-- name:`` line, a one-line doc, then CTEs ending in
+``select * from final``.  Some files define table macros the others build on:
+``scoped_games()`` (the games in scope), ``all_hands()`` (every game's hands),
+and each game's own (Euchre's ``euchre_counted_hands()``: the hands its
 statistics count).  The filters are the session variables ``report_sources``
 and ``report_players``, set from bound parameters (never formatted into the
 text); unset, every game is in scope, so a report file also runs as it stands
@@ -27,6 +29,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.games import installed
+from pipeline.report.game import GameReport
 from pipeline.report.stats import from_moments, rate
 from pipeline.violations import TricklogError
 
@@ -35,27 +39,16 @@ if TYPE_CHECKING:
     import polars as pl
 
 
-#: The reports, in the order the page shows them.
+#: The core's reports (every game's), in the order the page shows them; each
+#: installed game's report adds its own (``pipeline.report.game``).
 REPORTS = (
     "dataset",
     "audit_violations_by_code",
     "audit_violations_by_file",
     "audit_violations_by_player",
     "audit_quarantine",
-    "euchre_overview",
-    "euchre_by_maker_position",
-    "euchre_by_round",
-    "euchre_by_trumps_held",
-    "euchre_stuck_dealer",
-    "euchre_by_trump",
-    "euchre_by_preset",
-    "euchre_alone",
-    "euchre_lone_outcomes",
-    "euchre_dealer_advantage",
-    "euchre_dealer_points",
-    "euchre_first_dealer",
-    "euchre_per_player",
 )
+CORE_PACKAGE = "tricklog_reports"
 
 
 class ReportError(TricklogError):
@@ -78,6 +71,8 @@ class Table:
     name: str
     doc: str
     frame: pl.DataFrame
+    #: Columns kept in the CSV but not shown on the page.
+    hidden: frozenset[str] = frozenset()
 
     def rows(self) -> list[dict[str, Any]]:
         return self.frame.to_dicts()
@@ -98,13 +93,13 @@ def parse_header(text: str) -> tuple[str, str]:
     return lines[0].removeprefix("-- name:").strip(), lines[1].removeprefix("--").strip()
 
 
-def sql_file(name: str) -> SqlFile:
-    """Read ``reports/<name>.sql`` from the installed ``tricklog_reports`` package."""
-    resource = files("tricklog_reports").joinpath(f"{name}.sql")
+def sql_file(name: str, package: str = CORE_PACKAGE) -> SqlFile:
+    """Read ``<name>.sql`` from a package: ``reports/`` (``tricklog_reports``) or a game's."""
+    resource = files(package).joinpath(f"{name}.sql")
     try:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError as e:
-        raise ReportError(f"no report definition {name}.sql in tricklog_reports") from e
+        raise ReportError(f"no report definition {name}.sql in {package}") from e
     declared, doc = parse_header(text)
     if declared != name:
         raise ReportError(f"{name}.sql declares '-- name: {declared}'")
@@ -126,23 +121,42 @@ def set_filters(con: duckdb.DuckDBPyConnection, sources: Sequence[str], players:
     con.execute("set variable report_players = $values::varchar[]", {"values": list(players)})
 
 
-def run_report(con: duckdb.DuckDBPyConnection, name: str) -> Table:
+def run_report(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    package: str = CORE_PACKAGE,
+    hidden: frozenset[str] = frozenset(),
+) -> Table:
     """Run one report file on a connection from :func:`connect`, and add its intervals."""
     import duckdb
 
-    sql = sql_file(name)
+    sql = sql_file(name, package)
     try:
         frame = con.sql(sql.text).pl()
     except duckdb.Error as e:
         raise ReportError(f"report {name} failed: {e}") from e
-    return Table(name, sql.doc, add_intervals(frame))
+    return Table(name, sql.doc, add_intervals(frame), hidden)
 
 
-def run_reports(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> dict[str, Table]:
-    """Every report of :data:`REPORTS` on the warehouse ``db``."""
+def game_reports(con: duckdb.DuckDBPyConnection) -> list[GameReport]:
+    """The reports of the installed games whose tables the warehouse has."""
+    schemas = {r[0] for r in con.execute("select schema_name from duckdb_schemas()").fetchall()}
+    return [g.report() for g in installed() if g.report is not None and g.name in schemas]
+
+
+def run_reports(
+    db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
+) -> tuple[dict[str, Table], list[GameReport]]:
+    """Every report of :data:`REPORTS`, then each game's, on the warehouse ``db``."""
     con = connect(db, sources, players)
     try:
-        return {name: run_report(con, name) for name in REPORTS}
+        tables = {name: run_report(con, name) for name in REPORTS}
+        reports = game_reports(con)
+        for report in reports:
+            tables.update(
+                {name: run_report(con, name, report.package, report.hidden) for name in report.reports}
+            )
+        return tables, reports
     finally:
         con.close()
 

@@ -42,9 +42,12 @@ class Warehouse:
         return cls(connect(path, read_only=True), Path(path))
 
     def tables(self) -> list[str]:
-        """The names of the tables and views in the warehouse."""
+        """The names of the tables and views in the warehouse: the core's (``games``, ...), then
+        each game's qualified by its schema (``euchre.hands``, ...)."""
         rows = self.con.execute(
-            "select table_name from information_schema.tables where table_schema = 'main' order by 1"
+            "select if(table_schema = 'main', table_name, table_schema || '.' || table_name) "
+            "from information_schema.tables where table_catalog = current_database() "
+            "order by table_schema != 'main', table_schema, table_name"
         ).fetchall()
         return [str(r[0]) for r in rows]
 

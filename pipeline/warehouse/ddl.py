@@ -13,10 +13,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.games import installed
 from pipeline.violations import TricklogError
 
 if TYPE_CHECKING:
     import duckdb
+    import pandera.polars as pa
+
+    from pipeline.warehouse.tables import GameTables
 
 DEFAULT_DB = "tricklog.duckdb"
 
@@ -26,19 +30,65 @@ class WarehouseError(TricklogError):
 
 
 def ddl_text() -> str:
-    """The text of ``warehouse.sql``, the warehouse's tables."""
+    """The text of ``warehouse.sql``, the core tables every game shares."""
     return resources.files("tricklog_schemas").joinpath("warehouse.sql").read_text(encoding="utf-8")
 
 
-#: Table macros of ``reports/`` (``scoped_games()``, ``counted_hands()``, ...) that every
+def game_tables() -> list[GameTables]:
+    """The warehouse part of every installed game that has one."""
+    return [g.tables() for g in installed() if g.tables is not None]
+
+
+def table_models() -> dict[str, type[pa.DataFrameModel]]:
+    """Every table a load writes (games' own tables qualified by their schema) -> its model."""
+    from tricklog_schemas.tables import MODELS
+
+    models = dict(MODELS)
+    for tables in game_tables():
+        models.update({tables.qualified(t): m for t, m in tables.models.items()})
+    return models
+
+
+def table_names() -> list[str]:
+    """The one list of the warehouse's tables: the core's, each game's, and ``ingest_runs``."""
+    return [*table_models(), "ingest_runs"]
+
+
+#: Table macros of ``reports/`` (``scoped_games()``, ``all_hands()``, ...) that every
 #: read-only session gets, so a report file runs as it stands from ``tricklog sql``
-#: and the Python API too.  Temporary: they never touch the file.
-QUERY_MACROS = ("scoped_games", "scoped_violations", "counted_hands")
+#: and the Python API too; each game's report adds its own.  Temporary: they never
+#: touch the file.
+QUERY_MACROS = ("scoped_games", "scoped_violations")
 
 
 def install_query_macros(con: duckdb.DuckDBPyConnection) -> None:
     for name in QUERY_MACROS:
         con.execute(resources.files("tricklog_reports").joinpath(f"{name}.sql").read_text(encoding="utf-8"))
+    con.execute(_all_hands_macro(con))
+    for game in installed():
+        if game.report is not None and _has_schema(con, game.name):
+            for text in game.report().macros():
+                con.execute(text)
+
+
+def _has_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:
+    return bool(scalar(con, "select count(*) from duckdb_schemas() where schema_name = ?", [schema]))
+
+
+def _all_hands_macro(con: duckdb.DuckDBPyConnection) -> str:
+    """``all_hands()``: every hand of every game, whatever its game, with the columns the
+    core counts by (``game``, ``game_id``, ``hand_no``, ``complete``, ``valid``, ``thrown_in``)."""
+    parts = [
+        f"select '{t.schema}' as game, game_id, hand_no, complete, valid, thrown_in::varchar as thrown_in "
+        f"from {t.qualified(t.hands_table)}"
+        for t in game_tables()
+        if _has_schema(con, t.schema)
+    ]
+    parts.append(
+        "select null::varchar, null::varchar, null::integer, null::boolean, null::boolean, null::varchar "
+        "where false"
+    )
+    return "create or replace temp macro all_hands() as table " + " union all ".join(parts)
 
 
 def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
@@ -62,6 +112,8 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         install_query_macros(con)
     else:
         con.execute(ddl_text())
+        for tables in game_tables():
+            con.execute(tables.ddl)
     return con
 
 

@@ -1,8 +1,9 @@
 """Exporting the warehouse as Parquet, one folder per table.
 
-``DIR/<table>/part-0.parquet`` for every table; ``hands`` and ``plays`` are
-partitioned by the game's source, Hive style (``DIR/hands/source=<s>/...``,
-``unknown`` when the record had none), so DuckDB, polars and Spark read them
+``DIR/<table>/part-0.parquet`` for every core table and
+``DIR/<game>/<table>/part-0.parquet`` for each game's; a game's big tables
+(Euchre's ``hands`` and ``plays``) are partitioned by the game's source, Hive
+style (``DIR/euchre/hands/source=<s>/...``, ``unknown`` when the record had none), so DuckDB, polars and Spark read them
 alike.  JSON columns are written as text (Spark cannot read Parquet's JSON
 type).  Results are streamed from DuckDB through Arrow record batches.
 """
@@ -10,26 +11,49 @@ type).  Results are streamed from DuckDB through Arrow record batches.
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, scalar
+from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-#: Table -> the query that exports it (text for JSON columns, source for partitions).
-EXPORTS: dict[str, str] = {
+#: The core tables' queries (text for JSON columns).
+CORE_EXPORTS: dict[str, str] = {
     "games": "select * replace (rules::varchar as rules, extra::varchar as extra) from games",
-    "hands": "select h.*, coalesce(g.source, 'unknown') as source from hands h join games g using (game_id)",
-    "bids": "select * from bids",
-    "tricks": "select * from tricks",
-    "plays": "select p.*, coalesce(g.source, 'unknown') as source from plays p join games g using (game_id)",
     "violations": "select * from violations",
     "quarantine": "select * from quarantine",
     "ingest_runs": "select * from ingest_runs",
 }
-PARTITIONED = frozenset({"hands", "plays"})
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """One table as exported: its folder under the export, its query, partitioned by source or not."""
+
+    folder: str
+    table: str
+    query: str
+    partitioned: bool = False
+
+
+def exports() -> list[Export]:
+    """Every table of the warehouse: the core's in ``DIR/<table>``, each game's in ``DIR/<game>/<table>``."""
+    out = [Export(table, table, query) for table, query in CORE_EXPORTS.items()]
+    for tables in game_tables():
+        for table in tables.models:
+            name = tables.qualified(table)
+            if table in tables.partitioned:
+                query = (
+                    f"select t.*, coalesce(g.source, 'unknown') as source from {name} t "
+                    "join main.games g using (game_id)"
+                )
+                out.append(Export(f"{tables.schema}/{table}", name, query, partitioned=True))
+            else:
+                out.append(Export(f"{tables.schema}/{table}", name, f"select * from {name}"))
+    return out
 
 
 def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet") -> dict[str, int]:
@@ -38,9 +62,9 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
     con = connect(db, read_only=True)
     counts: dict[str, int] = {}
     try:
-        for table, query in EXPORTS.items():
-            counts[table] = int(scalar(con, f"select count(*) from {table}"))
-            _write_table(con.sql(query).fetch_arrow_reader(), out / table, table in PARTITIONED)
+        for export in exports():
+            counts[export.table] = int(scalar(con, f"select count(*) from {export.table}"))
+            _write_table(con.sql(export.query).fetch_arrow_reader(), out / export.folder, export.partitioned)
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
     finally:

@@ -31,15 +31,16 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.games.euchre.replay import GameReplay
+from pipeline.games import game_for_record
 from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_binary, parse_line, read_jsonl
 from pipeline.validate import check_format, reader_for, replay_item
 from pipeline.violations import Violation
-from pipeline.warehouse.ddl import WarehouseError, connect, scalar
+from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.tables import Batch, content_hash
 
 if TYPE_CHECKING:
     import duckdb
+    import pandera.polars as pa
     import polars as pl
 
 BATCH_GAMES = 5000
@@ -56,8 +57,10 @@ class Replayed:
     game_id: str | None
     violations: list[Violation]
     blocking: list[Violation]
-    euchre: bool
+    #: The rows of the game (None: it cannot be loaded).
     rows: dict[str, list[tuple[Any, ...]]] | None
+    #: Why a replayed game with an id still cannot be loaded (no warehouse tables for its game).
+    unsupported: str | None = None
 
 
 def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Replayed:
@@ -66,13 +69,18 @@ def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Re
     item.line = line
     replay, violations = replay_item(item)
     blocking = [v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS]
-    euchre = isinstance(replay, GameReplay)
-    rows = None
-    if not blocking and replay.game_id is not None and isinstance(replay, GameReplay):
-        game = Batch(run_id)
-        game.add_game(item.record, replay, (item.file, line), digest)
-        rows = game.rows
-    return Replayed(replay.game_id, violations, blocking, euchre, rows)
+    if blocking or replay.game_id is None:
+        return Replayed(replay.game_id, violations, blocking, None)
+    game = game_for_record(item.record)
+    assert game is not None  # a record no game claims has a blocking schema violation on `format`
+    if game.tables is None:
+        return Replayed(
+            replay.game_id, violations, blocking, None, f"the warehouse has no tables for {game.name}"
+        )
+    batch = Batch(run_id)
+    batch.add_game(game, item.record, replay, (item.file, line), digest)
+    batch.add_violations(violations, item.record.get("players"))
+    return Replayed(replay.game_id, violations, blocking, batch.rows)
 
 
 @dataclass(slots=True)
@@ -229,6 +237,7 @@ class _Loader:
         self.jobs = jobs
         self.summary = LoadSummary(_start_run(con, files), db, files)
         self.batch = Batch(self.summary.run_id)
+        self.models = table_models()
         #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
         self.known: dict[str, str] = dict(con.execute("select game_id, content_hash from games").fetchall())
         self.quarantined = _quarantined_keys(con, files)
@@ -301,12 +310,11 @@ class _Loader:
                 "schema", "; ".join(v.message for v in blocking), game_id, file, line, path=blocking[0].path
             )
             self._quarantine(file, line, game_id, reason, raw, violations)
-        elif not replayed.euchre or replayed.rows is None:
-            reason = _violation("unsupported", "the warehouse holds Euchre games only", game_id, file, line)
+        elif replayed.rows is None:
+            reason = _violation("unsupported", replayed.unsupported or "", game_id, file, line)
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
             self.batch.extend(replayed.rows)
-            self.batch.add_violations(violations)
             self.known[game_id] = digest
             self.summary.games_loaded += 1
             self.summary.violations += len(violations)
@@ -328,7 +336,7 @@ class _Loader:
 
     def flush(self) -> None:
         """Write the batch in one transaction, with the run's counts so far."""
-        frames = _checked_frames(self.batch)
+        frames = _checked_frames(self.batch, self.models)
         con, s = self.con, self.summary
         con.begin()
         try:
@@ -378,13 +386,11 @@ def _violation(
     return Violation(code, message, game_id, None, path, file.name, line)
 
 
-def _checked_frames(batch: Batch) -> dict[str, pl.DataFrame]:
+def _checked_frames(batch: Batch, models: dict[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
     """The batch's non-empty frames, each validated by its pandera model (materialised, not lazy)."""
-    from tricklog_schemas.tables import MODELS
-
-    frames = {table: frame for table, frame in batch.frames().items() if frame.height}
+    frames = batch.frames(models)
     for table, frame in frames.items():
-        MODELS[table].validate(frame)
+        models[table].validate(frame)
     return frames
 
 

@@ -1,29 +1,70 @@
 """Building the warehouse's frames from replayed games, one batch at a time.
 
-A :class:`Batch` accumulates rows as tuples per table (cheap to append) and
-turns them into polars frames, column by column, typed by the pandera models
-of ``tricklog_schemas.tables``.  Nothing here touches the database.
+The core writes the tables every game shares (``games``, ``violations``,
+``quarantine``); each game's plugin gives a :class:`GameTables`: its DDL (a
+DuckDB schema named after the game), the pandera models of its tables and the
+function that turns one replay into their rows.  A :class:`Batch` accumulates
+rows as tuples per table (cheap to append) and turns them into polars frames,
+column by column, typed by the models.  Nothing here touches the database.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.games.euchre.cards import CARD_NAMES, SUITS, UNKNOWN
-from pipeline.games.euchre.replay import GAME_FIELDS
 from pipeline.violations import Violation
 
 if TYPE_CHECKING:
+    import pandera.polars as pa
     import polars as pl
 
-    from pipeline.games.euchre.replay import GameReplay, HandResult
+    from pipeline.games import Game, Replay
+
+#: The core tables a batch fills, in load order (``ingest_runs`` is written apart).
+CORE_TABLES = ("games", "violations", "quarantine")
+Rows = dict[str, list[tuple[Any, ...]]]
 
 
-TABLES = ("games", "hands", "bids", "tricks", "plays", "violations", "quarantine")
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What the core ``games`` row says of any game."""
+
+    preset: str
+    rules: dict[str, Any]
+    #: Final scores as the game keeps them (Euchre: per team, Tarot: per seat).
+    scores: list[int]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameTables:
+    """A game's part of the warehouse.
+
+    ``rows(record, replay)`` gives the rows of each of the game's tables
+    (unqualified names, the keys of ``models``) for a replay whose game id is
+    known; ``facts(replay)`` what the core ``games`` row needs.  The hands
+    table has at least ``game_id``, ``hand_no``, ``complete``, ``valid`` and
+    ``thrown_in`` (the core's data-set figures read them).
+    """
+
+    schema: str
+    ddl: str
+    models: Mapping[str, type[pa.DataFrameModel]]
+    rows: Callable[[dict[str, Any], Any], Rows]
+    facts: Callable[[Any], GameFacts]
+    #: Fields of a record the game's spec names (the rest is kept in ``games.extra``).
+    record_fields: frozenset[str]
+    hands_table: str = "hands"
+    #: Tables exported partitioned by the game's source (big ones).
+    partitioned: frozenset[str] = frozenset()
+
+    def qualified(self, table: str) -> str:
+        return f"{self.schema}.{table}"
 
 
 def content_hash(record: dict[str, Any]) -> str:
@@ -31,18 +72,20 @@ def content_hash(record: dict[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def _card(card: int | None) -> str | None:
-    if card is None:
+def seat_player(players: object, seat: int | None) -> str | None:
+    """The name sitting in ``seat``, when the record names one."""
+    if seat is None or not isinstance(players, list) or not 0 <= seat < len(players):
         return None
-    return "??" if card == UNKNOWN else CARD_NAMES[card]
+    name = players[seat]
+    return name if isinstance(name, str) else None
 
 
 @dataclass(slots=True)
 class Batch:
-    """Rows waiting to be written, per table, and how many lines they account for."""
+    """Rows waiting to be written, per table (qualified names), and how many lines they account for."""
 
     run_id: int
-    rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=lambda: {t: [] for t in TABLES})
+    rows: Rows = field(default_factory=lambda: {t: [] for t in CORE_TABLES})
 
     def __len__(self) -> int:
         return len(self.rows["games"]) + len(self.rows["quarantine"])
@@ -51,19 +94,22 @@ class Batch:
     def violations(self) -> int:
         return len(self.rows["violations"])
 
-    def extend(self, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    def extend(self, rows: Rows) -> None:
         """Add rows built elsewhere (by another Batch, in a worker process)."""
         for table, more in rows.items():
-            self.rows[table].extend(more)
+            self.rows.setdefault(table, []).extend(more)
 
     def add_game(
-        self, record: dict[str, Any], replay: GameReplay, where: tuple[str, int | None], digest: str
+        self, game: Game, record: dict[str, Any], replay: Replay, where: tuple[str, int | None], digest: str
     ) -> None:
-        """A replayed game: its games row, its hands, bids, tricks and plays."""
+        """A replayed game: its ``games`` row and the rows of its game's own tables."""
+        assert game.tables is not None
+        tables = game.tables()
         game_id = replay.game_id
-        assert game_id is not None and replay.rules is not None
+        assert game_id is not None
+        facts = tables.facts(replay)
         source, started = record.get("source"), record.get("started_at")
-        extra = {k: v for k, v in record.items() if k not in GAME_FIELDS}
+        extra = {k: v for k, v in record.items() if k not in tables.record_fields}
         self.rows["games"].append(
             (
                 game_id,
@@ -71,69 +117,40 @@ class Batch:
                 where[0],
                 where[1],
                 digest,
+                game.name,
                 record.get("format"),
                 source if isinstance(source, str) else None,
                 started if isinstance(started, str) else None,
-                replay.rules.preset,
-                orjson.dumps(replay.rules.as_dict()).decode(),
+                facts.preset,
+                orjson.dumps(facts.rules).decode(),
                 list(record["players"]),
                 len(replay.hands),
-                replay.score[0],
-                replay.score[1],
-                replay.winner,
-                replay.complete,
+                facts.scores,
+                facts.complete,
                 len(replay.violations),
                 orjson.dumps(extra).decode() if extra else None,
             )
         )
-        for hand in replay.hands:
-            self._add_hand(game_id, hand)
+        for table, rows in tables.rows(record, replay).items():
+            self.rows.setdefault(tables.qualified(table), []).extend(rows)
 
-    def _add_hand(self, game_id: str, hand: HandResult) -> None:
-        n = hand.index
-        self.rows["hands"].append(
-            (
-                game_id,
-                n,
-                hand.dealer,
-                _card(hand.upcard),
-                None if hand.trump is None else SUITS[hand.trump],
-                hand.maker,
-                hand.maker_team,
-                hand.alone,
-                hand.defender_alone,
-                hand.round,
-                _card(hand.discard),
-                hand.maker_tricks,
-                hand.points[0],
-                hand.points[1],
-                hand.score[0],
-                hand.score[1],
-                hand.thrown_in,
-                hand.complete,
-                hand.valid,
-                hand.deal_known,
-            )
-        )
-        bids, passes = self.rows["bids"], 0
-        for b, bid in enumerate(hand.bids):
-            bids.append((game_id, n, b, bid.seat, 1 if passes < 4 else 2, bid.call, bid.alone))
-            passes += bid.call == "pass"
-        self._add_tricks(game_id, hand)
-
-    def _add_tricks(self, game_id: str, hand: HandResult) -> None:
-        n, tricks, plays = hand.index, self.rows["tricks"], self.rows["plays"]
-        leaders, winners = hand.leaders, hand.winners
-        for t, trick in enumerate(hand.tricks):
-            leader = leaders[t] if t < len(leaders) else (trick[0][0] if trick else None)
-            winner = winners[t] if t < len(winners) else None
-            tricks.append((game_id, n, t, leader, winner, None if winner is None else winner & 1, len(trick)))
-            for p, (seat, card) in enumerate(trick):
-                plays.append((game_id, n, t, p, seat, _card(card)))
-
-    def add_violations(self, violations: list[Violation]) -> None:
+    def add_violations(self, violations: Sequence[Violation], players: object = None) -> None:
+        """Violations, each charged to the player in its seat (when the record names players)."""
         self.rows["violations"].extend(
-            (self.run_id, v.game_id, v.file, v.line, v.hand, v.path, v.code, v.message, v.rule)
+            (
+                self.run_id,
+                v.game_id,
+                v.file,
+                v.line,
+                v.hand,
+                v.trick,
+                v.seat,
+                seat_player(players, v.seat),
+                v.path,
+                v.code,
+                v.message,
+                v.rule,
+            )
             for v in violations
         )
 
@@ -147,15 +164,16 @@ class Batch:
             (self.run_id, file, sha, line, game_id, reason.code, reason.message, raw, text)
         )
 
-    def frames(self) -> dict[str, pl.DataFrame]:
-        """Every table's rows as a typed polars frame (column lists, not row dicts)."""
+    def frames(self, models: Mapping[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
+        """Every non-empty table's rows as a typed polars frame (column lists, not row dicts)."""
         import polars as pl
-        from tricklog_schemas.tables import MODELS, polars_schema
+        from tricklog_schemas.tables import polars_schema
 
         out: dict[str, pl.DataFrame] = {}
-        for table, model in MODELS.items():
-            schema = polars_schema(model)
-            rows = self.rows[table]
+        for table, rows in self.rows.items():
+            if not rows:
+                continue
+            schema = polars_schema(models[table])
             # one comprehension per column: ten times faster than zip(*rows) on 200k rows
             columns = [[row[i] for row in rows] for i in range(len(schema))]
             out[table] = pl.DataFrame(

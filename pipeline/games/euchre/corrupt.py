@@ -30,11 +30,11 @@ from typing import Any
 import orjson
 
 from pipeline.games.euchre.cards import EFFECTIVE, parse_card, suit_of
+from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.play import play_hand
 from pipeline.games.euchre.replay import CALLS, replay_game
 from pipeline.games.euchre.rules import Rules
 from pipeline.sources import parse_line
-from pipeline.violations import CODES
 
 Record = dict[str, Any]
 Hand = dict[str, Any]

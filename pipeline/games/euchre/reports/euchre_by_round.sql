@@ -1,7 +1,7 @@
 -- name: euchre_by_round
 -- Euchre rate by bidding round: 1 = the upcard was ordered up, 2 = trump was named after it was turned down.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 rounds as (

@@ -1,11 +1,11 @@
 -- name: euchre_overview
 -- Games and hands counted, and how often the makers were euchred (took fewer than 3 tricks).
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 games_counted as (
-    select g.* from scoped_games() as g semi join counted as c using (game_id)
+    select g.* from euchre_scoped_games() as g semi join counted as c using (game_id)
 ),
 
 final as (

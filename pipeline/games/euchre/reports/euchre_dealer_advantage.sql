@@ -1,7 +1,7 @@
 -- name: euchre_dealer_advantage
 -- Points per counted hand for the dealer's team and the other team, and the dealer's edge (their difference).
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 edges as (

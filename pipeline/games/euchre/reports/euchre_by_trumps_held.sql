@@ -4,7 +4,7 @@
 -- In a counted hand every active seat plays all five cards, so the trumps the
 -- maker played are the trumps it held; the left bower and the joker count as trump.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 left_bowers as (
@@ -21,7 +21,7 @@ maker_trumps as (
         ) as trumps_held
     from counted as c
     join left_bowers as lb using (trump)
-    left join plays as p
+    left join euchre.plays as p
         on p.game_id = c.game_id and p.hand_no = c.hand_no and p.seat = c.maker_seat
     group by c.game_id, c.hand_no
 ),

@@ -1,7 +1,7 @@
 -- name: euchre_by_maker_position
 -- Euchre rate by the maker's seat relative to the dealer: dealer, left (dealer+1), partner (dealer+2), right (dealer+3).
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 positions as (

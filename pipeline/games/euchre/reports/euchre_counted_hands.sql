@@ -1,25 +1,22 @@
--- name: counted_hands
+-- name: euchre_counted_hands
 -- Macro: the hands the statistics count (complete, valid, played) with the columns every study needs.
 --
--- Usage: select * from counted_hands()  (scoped like scoped_games()).
+-- Usage: select * from euchre_counted_hands()  (scoped like euchre_scoped_games()).
 -- A hand counts when five tricks were played (complete and not thrown in) and no
--- violation names it (valid).  Abandoned, thrown-in and faulty hands are left out.
-create or replace temp macro counted_hands() as table
+-- violation names it (valid: the loader sets it from the violations table's hand).  Abandoned, thrown-in and faulty hands are left out.
+create or replace temp macro euchre_counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, rules, players
-    from scoped_games()
+    from euchre_scoped_games()
 ),
 
 played as (
     select h.*
-    from hands as h
+    from euchre.hands as h
     where h.complete
       and h.valid
       and h.thrown_in is null
       and h.maker_seat is not null
-      and not exists (
-          select 1 from violations as v where v.game_id = h.game_id and v.hand = h.hand_no
-      )
 ),
 
 final as (

@@ -1,14 +1,14 @@
 -- name: euchre_first_dealer
 -- Complete games (with a counted hand) won by the team of the first dealer (the dealer of hand 0).
 with counted as (
-    select distinct game_id from counted_hands()
+    select distinct game_id from euchre_counted_hands()
 ),
 
 finished as (
     select g.game_id, g.winner_team, h.dealer % 2 as first_dealer_team
-    from scoped_games() as g
+    from euchre_scoped_games() as g
     semi join counted as c using (game_id)
-    join hands as h on h.game_id = g.game_id and h.hand_no = 0
+    join euchre.hands as h on h.game_id = g.game_id and h.hand_no = 0
     where g.complete
 ),
 

@@ -1,7 +1,7 @@
 -- name: euchre_alone
 -- Lone makers: attempts, made (>= 3 tricks), marched (5 tricks), and net points per attempt (makers minus defenders).
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 lone as (

@@ -1,7 +1,7 @@
 -- name: euchre_by_trump
 -- Euchre rate by the trump suit made (a check of the deal: no suit should stand out).
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 suits as (

@@ -1,7 +1,7 @@
 -- name: euchre_lone_outcomes
 -- How lone hands ended: euchred (0-2 tricks), made (3-4), march (5), with the points they earned.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 lone as (

@@ -1,7 +1,7 @@
 -- name: euchre_by_preset
 -- Euchre rate, lone attempts and the dealer's edge for each rule preset.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 final as (

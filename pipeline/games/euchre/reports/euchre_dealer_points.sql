@@ -1,7 +1,7 @@
 -- name: euchre_dealer_points
 -- How many points a team scores on a hand (0, 1, 2, 4), for the dealer's team and the other team.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 points as (

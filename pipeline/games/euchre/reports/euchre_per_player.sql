@@ -1,7 +1,7 @@
 -- name: euchre_per_player
 -- Per player (by seat name): hands, calls made and euchred, lone hands, net points per hand, games won.
 with counted as (
-    select * from counted_hands()
+    select * from euchre_counted_hands()
 ),
 
 seated as (
@@ -31,7 +31,7 @@ per_hand as (
 
 finished as (
     select g.players[s.seat + 1] as player, g.winner_team = s.seat % 2 as won
-    from scoped_games() as g
+    from euchre_scoped_games() as g
     semi join (select distinct game_id from counted) as c using (game_id)
     cross join (select unnest([0, 1, 2, 3]) as seat) as s
     where g.complete

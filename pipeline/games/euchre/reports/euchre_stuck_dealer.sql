@@ -5,7 +5,7 @@ with counted as (
         *,
         round = 2 and maker_seat = dealer and coalesce((rules ->> 'stick_the_dealer')::boolean, false)
             as stuck
-    from counted_hands()
+    from euchre_counted_hands()
 ),
 
 kinds as (

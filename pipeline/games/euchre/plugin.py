@@ -1,0 +1,80 @@
+"""Euchre as a tricklog game plugin: what the core finds through the
+``tricklog.games`` entry point ``euchre = "pipeline.games.euchre.plugin:GAME"``.
+
+Everything heavy (the importers, the warehouse models, the report, the bots)
+is reached through a function, so that finding the installed games stays cheap.
+
+>>> GAME.record_format, [i.name for i in GAME.importers]
+('euchre/1', ['egn', 'openspiel'])
+>>> GAME.tables().schema if GAME.tables else None
+'euchre'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pipeline.games import Game, Importer, Simulator
+from pipeline.games.euchre.codes import CODES
+from pipeline.games.euchre.replay import replay_game
+from pipeline.sources import Reader
+from pipeline.warehouse.tables import GameTables
+
+
+def _egn_reader() -> Reader:
+    from pipeline.games.euchre.importers.egn import read_egn
+
+    return read_egn
+
+
+def _looks_like_egn(head: bytes) -> bool:
+    from pipeline.games.euchre.importers.egn import looks_like_egn
+
+    return looks_like_egn(head)
+
+
+def _openspiel_reader() -> Reader:
+    from pipeline.games.euchre.importers.openspiel import read_openspiel
+
+    return read_openspiel
+
+
+def _looks_like_openspiel(head: bytes) -> bool:
+    from pipeline.games.euchre.importers.openspiel import looks_like_openspiel
+
+    return looks_like_openspiel(head)
+
+
+def _tables() -> GameTables:
+    from pipeline.games.euchre.tables import warehouse_tables
+
+    return warehouse_tables()
+
+
+def _report() -> Any:
+    from pipeline.games.euchre.report import REPORT
+
+    return REPORT
+
+
+def _simulator() -> Simulator:
+    from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
+
+    return Simulator(write_simulation, preset_names(), "cards4net", MIXED)
+
+
+GAME = Game(
+    name="euchre",
+    record_format="euchre/1",
+    codes=CODES,
+    replay=replay_game,
+    importers=(
+        Importer("egn", _egn_reader, _looks_like_egn, (".egn", ".emn")),
+        Importer("openspiel", _openspiel_reader, _looks_like_openspiel),
+    ),
+    tables=_tables,
+    report=_report,
+    simulator=_simulator,
+    folder=Path(__file__).parent,
+)

@@ -1,0 +1,82 @@
+"""Euchre's object in ``summary.json``: the contract's keys (docs/reports.md),
+then the extra ones (``by_preset``, ``by_trump``, ``by_trumps_held``,
+``stuck_dealer``, ``per_player``), which may grow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.report.run import Table
+from pipeline.report.summary import mean_ci, rate_of
+
+
+def summary(tables: dict[str, Table]) -> dict[str, Any]:
+    """The contract's ``euchre`` object, plus the extra keys."""
+    overview = tables["euchre_overview"].one()
+    return {
+        "games": overview["games"],
+        "complete_games": overview["complete_games"],
+        "hands": overview["hands"],
+        "euchre_rate": rate_of(overview, "euchred"),
+        "euchre_rate_by_round": {
+            str(r["round"]): rate_of(r, "euchred") for r in tables["euchre_by_round"].rows()
+        },
+        "euchre_rate_by_maker_position": {
+            r["maker_position"]: rate_of(r, "euchred") for r in tables["euchre_by_maker_position"].rows()
+        },
+        "alone": _alone(tables["euchre_alone"].one()),
+        "dealer_advantage": _dealer(
+            tables["euchre_dealer_advantage"].one(), tables["euchre_first_dealer"].one()
+        ),
+        "by_preset": {r["preset"]: _preset(r) for r in tables["euchre_by_preset"].rows()},
+        "by_trump": {r["trump"]: rate_of(r, "euchred") for r in tables["euchre_by_trump"].rows()},
+        "by_trumps_held": {
+            str(r["trumps_held"]): rate_of(r, "euchred") for r in tables["euchre_by_trumps_held"].rows()
+        },
+        "stuck_dealer": {r["call"]: rate_of(r, "euchred") for r in tables["euchre_stuck_dealer"].rows()},
+        "per_player": {r["player"]: _player(r) for r in tables["euchre_per_player"].rows()},
+    }
+
+
+def _alone(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "attempts": row["attempts"],
+        "success": rate_of(row, "success"),
+        "march": rate_of(row, "march"),
+        "net_points_per_attempt": row["net_points_mean"],
+        "net_points_ci95": mean_ci(row, "net_points"),
+    }
+
+
+def _dealer(row: dict[str, Any], first: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "dealer_team_points_per_hand": row["dealer_team_points_per_hand"],
+        "other_team_points_per_hand": row["other_team_points_per_hand"],
+        "edge": row["edge_mean"],
+        "edge_ci95": mean_ci(row, "edge"),
+        "first_dealer_game_win": rate_of(first, "won"),
+    }
+
+
+def _preset(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "games": row["games"],
+        "hands": row["euchred_n"],
+        "euchre_rate": rate_of(row, "euchred"),
+        "lone_attempts": row["lone_attempts"],
+        "lone_defences": row["lone_defences"],
+        "edge": row["edge_mean"],
+        "edge_ci95": mean_ci(row, "edge"),
+    }
+
+
+def _player(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "hands": row["hands"],
+        "calls": row["calls"],
+        "euchred_as_maker": rate_of(row, "euchred"),
+        "alone_success": rate_of(row, "alone"),
+        "net_points_per_hand": row["net_points_mean"],
+        "net_points_ci95": mean_ci(row, "net_points"),
+        "games_won": rate_of(row, "won"),
+    }

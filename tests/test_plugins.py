@@ -1,0 +1,143 @@
+"""Games are plugins: a game found through the ``tricklog.games`` entry point goes
+through validate, load, sql and report with no line of the core changed; the core
+imports no game; a format no game claims is a schema violation."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from cli import run
+
+from pipeline.games import installed, replay_record
+
+ROOT = Path(__file__).parent.parent
+FIXTURE_GAME = Path(__file__).parent / "fixture_game"
+
+
+@pytest.fixture(scope="module")
+def highcard_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """An environment where the fixture game is installed as a third-party package
+    would be: its code on the path and a dist-info declaring the entry point."""
+    site = tmp_path_factory.mktemp("site")
+    info = site / "tricklog_highcard-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tricklog-highcard\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tricklog.games]\nhighcard = tricklog_highcard:GAME\n")
+    return {"PYTHONPATH": f"{FIXTURE_GAME}:{site}"}
+
+
+def highcard(game_id: str, tricks: list[list[list[int]]], winners: list[int]) -> str:
+    record = {
+        "format": "highcard/1",
+        "game_id": game_id,
+        "players": ["ann", "bob"],
+        "source": "fixture",
+        "hands": [{"deal": [[6, 2, 3], [1, 4, 5]], "tricks": tricks, "winners": winners}],
+    }
+    return json.dumps(record)
+
+
+CLEAN = highcard("h-clean", [[[0, 6], [1, 1]], [[0, 2], [1, 4]], [[1, 5], [0, 3]]], [0, 1, 1])
+#: Bob plays a 6 he never held in trick 1.
+FAULTY = highcard("h-faulty", [[[0, 6], [1, 1]], [[0, 2], [1, 6]], [[1, 5], [0, 3]]], [0, 1, 1])
+
+
+def test_fixture_game_end_to_end(tmp_path: Path, highcard_env: dict[str, str]) -> None:
+    euchre = (ROOT / "tests" / "fixtures" / "spec-examples" / "euchre-pagat.jsonl").read_text()
+    games = tmp_path / "mixed.jsonl"
+    games.write_text(f"{CLEAN}\n{FAULTY}\n{euchre}")
+
+    checked = run(
+        "validate", str(games), "--json", "--violations", str(tmp_path / "v.jsonl"), env=highcard_env
+    )
+    assert checked.returncode == 1, checked.stderr
+    assert json.loads(checked.stdout)["by_code"] == {"not_held": 1}
+    (violation,) = [json.loads(line) for line in (tmp_path / "v.jsonl").read_text().splitlines()]
+    assert (violation["game_id"], violation["hand"], violation["trick"], violation["seat"]) == (
+        "h-faulty",
+        0,
+        1,
+        1,
+    )
+
+    db = tmp_path / "w.duckdb"
+    loaded = run("load", str(games), "--db", str(db), "--json", env=highcard_env)
+    assert json.loads(loaded.stdout)["quarantined"] == 0, loaded.stdout
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert (
+            con.execute("select game, count(*) from games group by 1 order by 1").fetchall()[0][0] == "euchre"
+        )
+        assert con.execute("select game_id, won0, won1, valid from highcard.hands order by 1").fetchall() == [
+            ("h-clean", 1, 2, True),
+            ("h-faulty", 1, 2, False),
+        ]
+        assert con.execute("select player, seat from violations").fetchall() == [("bob", 1)]
+    finally:
+        con.close()
+
+    queried = run(
+        "sql",
+        "select sum(won1) as n from highcard.hands",
+        "--db",
+        str(db),
+        "--format",
+        "csv",
+        env=highcard_env,
+    )
+    assert queried.stdout.split() == ["n", "4"]
+
+    report = run("report", "--db", str(db), "--out", str(tmp_path / "report"), env=highcard_env)
+    assert report.returncode == 0, report.stderr
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text())
+    assert summary["highcard"] == {"games": 1, "hands": 1, "first_player_tricks": 1}
+    assert summary["euchre"]["games"] > 0
+    page = (tmp_path / "report" / "report.html").read_text()
+    assert "High card: tricks won" in page and "1 hands of high card." in page
+
+
+def test_without_the_plugin_its_records_are_schema_violations(tmp_path: Path) -> None:
+    games = tmp_path / "h.jsonl"
+    games.write_text(CLEAN + "\n")
+    checked = run("validate", str(games), "--json", "--violations", str(tmp_path / "v.jsonl"))
+    assert json.loads(checked.stdout)["by_code"] == {"schema": 1}
+    (violation,) = [json.loads(line) for line in (tmp_path / "v.jsonl").read_text().splitlines()]
+    assert "'highcard/1' is not a game tricklog knows" in violation["message"]
+    assert "'euchre/1'" in violation["message"]
+    loaded = run("load", str(games), "--db", str(tmp_path / "w.duckdb"), "--json")
+    assert json.loads(loaded.stdout)["quarantined"] == 1
+
+
+def test_unknown_or_missing_format_names_the_installed_ones() -> None:
+    formats = ", ".join(repr(g.record_format) for g in installed())
+    missing = replay_record({"game_id": "g"})
+    assert [(v.code, v.path, v.message) for v in missing.violations] == [
+        ("schema", "format", f"format is missing; the installed games read {formats}")
+    ]
+
+
+def core_modules() -> list[Path]:
+    return [
+        p
+        for p in (ROOT / "pipeline").rglob("*.py")
+        if "games" not in p.relative_to(ROOT / "pipeline").parts[:1]
+    ]
+
+
+def test_no_core_module_imports_a_game() -> None:
+    offenders = []
+    for path in core_modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            offenders += [f"{path}: {n}" for n in names if n.startswith("pipeline.games.")]
+    assert core_modules() and offenders == []
