@@ -163,9 +163,12 @@ def sql(
 ) -> None:
     """Run a read-only SQL query on the warehouse; writes are refused."""
     from pipeline.warehouse.api import Warehouse
+    from pipeline.warehouse.guard import check_output
     from pipeline.warehouse.query import QueryFailed, query_text, write_result
 
     try:
+        if output is not None:
+            check_output(output, db)
         with Warehouse.open(db) as warehouse:
             result = warehouse.sql(query_text(query))
         write_result(result, fmt, output)

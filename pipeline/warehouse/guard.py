@@ -141,3 +141,20 @@ def one_line(message: str) -> str:
             break
         kept.append(line.strip())
     return " ".join(kept) or "unknown error"
+
+
+def check_output(out: Path, db: Path) -> None:
+    """Refuse an output file that is the database or its WAL, however spelled
+    (relative, ``..``, a symlink, a hard link): writing it would destroy the warehouse."""
+    for target in (db, Path(f"{db}.wal")):
+        if _same_file(out, target):
+            raise WarehouseError(f"{out}: is the warehouse itself ({target}); choose another output file")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a path we cannot stat
+        return False
