@@ -23,6 +23,7 @@ import orjson
 import zstandard
 
 from pipeline.violations import TricklogError, Violation
+from pipeline.zstd_frames import FrameCheckingReader
 
 STDIN = "-"
 #: What a damaged file or stream raises while it is read.
@@ -117,7 +118,10 @@ def open_binary(path: str) -> IO[bytes]:
     if path.endswith(".gz"):
         return cast(IO[bytes], _GzipReader(raw))
     if path.endswith(".zst"):
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        checked = FrameCheckingReader(raw)  # a truncated .zst is an error, as a truncated .gz is
+        reader = zstandard.ZstdDecompressor().stream_reader(
+            cast(IO[bytes], checked), closefd=True, read_across_frames=True
+        )
         return io.BufferedReader(cast(io.RawIOBase, reader))
     return raw
 
