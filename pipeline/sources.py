@@ -26,6 +26,8 @@ from pipeline.violations import TricklogError, Violation
 from pipeline.zstd_frames import FrameCheckingReader
 
 STDIN = "-"
+#: A UTF-8 byte order mark, which some editors put at the start of a file: dropped.
+BOM = b"\xef\xbb\xbf"
 #: What a damaged file or stream raises while it is read.
 READ_ERRORS = (OSError, EOFError, ValueError, zlib.error, zstandard.ZstdError)
 
@@ -140,15 +142,39 @@ def expand_inputs(paths: Sequence[str]) -> list[str]:
     for path in paths:
         folder = Path(path)
         if path != STDIN and folder.is_dir():
-            found = sorted(
-                str(f) for f in folder.iterdir() if f.is_file() and f.name.endswith(INPUT_SUFFIXES)
-            )
+            found = sorted(str(f) for f in _folder_inputs(folder))
             if not found:
                 raise TricklogError(f"{path}: a folder with no input files ({', '.join(INPUT_SUFFIXES)})")
             out += found
         else:
             out.append(path)
     return out
+
+
+#: Folder entries already warned about (a folder is expanded more than once per command).
+_WARNED: set[str] = set()
+
+
+def _folder_inputs(folder: Path) -> Iterator[Path]:
+    """The regular files of a folder with an input ending; an entry with such an
+    ending that is no regular file (a dangling symlink, a FIFO, a socket) is
+    skipped with a warning on stderr, never silently (nor read: a FIFO would hang)."""
+    for entry in folder.iterdir():
+        if not entry.name.endswith(INPUT_SUFFIXES):
+            continue
+        if entry.is_file():
+            yield entry
+        elif str(entry) not in _WARNED and not entry.is_dir():
+            _WARNED.add(str(entry))
+            print(f"tricklog: warning: {entry}: skipped, {_entry_kind(entry)}", file=sys.stderr)
+
+
+def _entry_kind(entry: Path) -> str:
+    if entry.is_symlink() and not entry.exists():
+        return "a dangling symlink"
+    if entry.is_fifo():
+        return "a named pipe (FIFO), not a file; give it by name to read it"
+    return "not a regular file"
 
 
 def input_size(paths: Sequence[str]) -> int | None:
@@ -161,13 +187,16 @@ def input_size(paths: Sequence[str]) -> int | None:
 
 
 def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """The non-empty lines of an input with their 1-based numbers, streaming.
+    """The non-empty lines of an input with their 1-based numbers, streaming (a
+    UTF-8 byte order mark at the start is dropped).
 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path)
     try:
         for number, line in enumerate(stream, start=1):
+            if number == 1:
+                line = line.removeprefix(BOM)
             if line.strip():
                 yield number, line.rstrip(b"\r\n")
     except READ_ERRORS as e:

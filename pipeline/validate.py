@@ -22,7 +22,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pipeline.games import Replay, engine_for
-from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, expand_inputs, open_binary, read_jsonl
+from pipeline.sources import (
+    BOM,
+    READ_ERRORS,
+    STDIN,
+    Reader,
+    SourceItem,
+    expand_inputs,
+    open_binary,
+    read_jsonl,
+)
 from pipeline.violations import TricklogError, Violation
 
 InputFormat = Literal["auto", "euchre", "egn", "openspiel"]
@@ -111,7 +120,7 @@ def sniff_format(path: str) -> str:
     lower = path.lower()
     if lower.endswith((".egn", ".emn")):
         return "egn"
-    head = _head(path)
+    head = _head(path).removeprefix(BOM)
     try:
         from pipeline.games.euchre.importers.egn import looks_like_egn
 

@@ -58,3 +58,44 @@ def test_complete_zst_of_several_frames_reads_whole(tmp_path: Path) -> None:
     proc = run_cli("load", str(path), "--db", str(db))
     assert proc.returncode == 0, proc.stderr
     assert counts(db)["games"] == len(GAMES)
+
+
+BOM = b"\xef\xbb\xbf"
+EGN = Path(__file__).parent / "fixtures" / "egn" / "standard.egn"
+
+
+def test_a_byte_order_mark_is_accepted_and_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(BOM + DATA)
+    proc = run_cli("validate", str(path), "--json")
+    assert proc.returncode == 0, proc.stdout
+    db = tmp_path / "w.duckdb"
+    proc = run_cli("load", str(path), "--db", str(db))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert counts(db)["games"] == len(GAMES) and counts(db)["quarantine"] == 0
+    egn = tmp_path / "bom.egn"
+    egn.write_bytes(BOM + EGN.read_bytes())
+    plain, marked = run_cli("validate", str(EGN), "--json"), run_cli("validate", str(egn), "--json")
+    assert plain.returncode == marked.returncode and plain.stdout == marked.stdout
+
+
+def test_a_folder_says_what_it_skips(tmp_path: Path) -> None:
+    import os
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "good.jsonl").write_bytes(DATA)
+    (folder / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(folder / "pipe.jsonl")
+    (folder / "notes.txt").write_text("not an input, by its name")
+    proc = run_cli("validate", str(folder), "--json")
+    assert proc.returncode == 0
+    warnings = [line for line in proc.stderr.splitlines() if line]
+    assert len(warnings) == 2, proc.stderr
+    assert any("gone.jsonl" in w and "dangling symlink" in w for w in warnings)
+    assert any("pipe.jsonl" in w and "FIFO" in w for w in warnings)
+    assert all(w.startswith("tricklog: warning: ") for w in warnings)
+    db = tmp_path / "w.duckdb"
+    proc = run_cli("load", str(folder), "--db", str(db))
+    assert proc.returncode == 0 and "gone.jsonl" in proc.stderr and "pipe.jsonl" in proc.stderr
+    assert counts(db)["games"] == len(GAMES)
