@@ -165,15 +165,23 @@ def sql(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
     ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show SQL errors whole (with the caret under the fault).")
+    ] = False,
 ) -> None:
     """Run a read-only SQL query on the warehouse; writes are refused."""
     from pipeline.warehouse.api import Warehouse
-    from pipeline.warehouse.query import query_text, write_result
+    from pipeline.warehouse.guard import check_output
+    from pipeline.warehouse.query import QueryFailed, query_text, write_result
 
     try:
+        if output is not None:
+            check_output(output, db)
         with Warehouse.open(db) as warehouse:
             result = warehouse.sql(query_text(query))
         write_result(result, fmt, output)
+    except QueryFailed as e:
+        fail(e.detail if verbose else str(e))
     except TricklogError as e:
         fail(str(e))
 

@@ -23,8 +23,11 @@ import orjson
 import zstandard
 
 from pipeline.violations import TricklogError, Violation
+from pipeline.zstd_frames import FrameCheckingReader
 
 STDIN = "-"
+#: A UTF-8 byte order mark, which some editors put at the start of a file: dropped.
+BOM = b"\xef\xbb\xbf"
 #: What a damaged file or stream raises while it is read.
 READ_ERRORS = (OSError, EOFError, ValueError, zlib.error, zstandard.ZstdError)
 
@@ -117,7 +120,10 @@ def open_binary(path: str) -> IO[bytes]:
     if path.endswith(".gz"):
         return cast(IO[bytes], _GzipReader(raw))
     if path.endswith(".zst"):
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        checked = FrameCheckingReader(raw)  # a truncated .zst is an error, as a truncated .gz is
+        reader = zstandard.ZstdDecompressor().stream_reader(
+            cast(IO[bytes], checked), closefd=True, read_across_frames=True
+        )
         return io.BufferedReader(cast(io.RawIOBase, reader))
     return raw
 
@@ -144,13 +150,39 @@ def expand_inputs(paths: Sequence[str]) -> list[str]:
     for path in paths:
         folder = Path(path)
         if path != STDIN and folder.is_dir():
-            found = sorted(str(f) for f in folder.iterdir() if f.is_file() and f.name.endswith(suffixes))
+            found = sorted(str(f) for f in _folder_inputs(folder, suffixes))
             if not found:
                 raise TricklogError(f"{path}: a folder with no input files ({', '.join(suffixes)})")
             out += found
         else:
             out.append(path)
     return out
+
+
+#: Folder entries already warned about (a folder is expanded more than once per command).
+_WARNED: set[str] = set()
+
+
+def _folder_inputs(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
+    """The regular files of a folder with an input ending; an entry with such an
+    ending that is no regular file (a dangling symlink, a FIFO, a socket) is
+    skipped with a warning on stderr, never silently (nor read: a FIFO would hang)."""
+    for entry in folder.iterdir():
+        if not entry.name.endswith(suffixes):
+            continue
+        if entry.is_file():
+            yield entry
+        elif str(entry) not in _WARNED and not entry.is_dir():
+            _WARNED.add(str(entry))
+            print(f"tricklog: warning: {entry}: skipped, {_entry_kind(entry)}", file=sys.stderr)
+
+
+def _entry_kind(entry: Path) -> str:
+    if entry.is_symlink() and not entry.exists():
+        return "a dangling symlink"
+    if entry.is_fifo():
+        return "a named pipe (FIFO), not a file; give it by name to read it"
+    return "not a regular file"
 
 
 def input_size(paths: Sequence[str]) -> int | None:
@@ -163,13 +195,16 @@ def input_size(paths: Sequence[str]) -> int | None:
 
 
 def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """The non-empty lines of an input with their 1-based numbers, streaming.
+    """The non-empty lines of an input with their 1-based numbers, streaming (a
+    UTF-8 byte order mark at the start is dropped).
 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path)
     try:
         for number, line in enumerate(stream, start=1):
+            if number == 1:
+                line = line.removeprefix(BOM)
             if line.strip():
                 yield number, line.rstrip(b"\r\n")
     except READ_ERRORS as e:

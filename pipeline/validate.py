@@ -22,7 +22,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pipeline.games import Replay, importers, installed, replay_record
-from pipeline.sources import READ_ERRORS, STDIN, Reader, SourceItem, expand_inputs, open_binary, read_jsonl
+from pipeline.sources import (
+    BOM,
+    READ_ERRORS,
+    STDIN,
+    Reader,
+    SourceItem,
+    expand_inputs,
+    open_binary,
+    read_jsonl,
+)
 from pipeline.violations import TricklogError, Violation
 
 #: ``--from`` for a JSON Lines file of records (any installed game's format).
@@ -109,6 +118,7 @@ def sniff_format(path: str, head: bytes) -> str:
     lower = path.lower()
     known = [i for _, i in importers()]
     found = [i for i in known if i.suffixes and lower.endswith(i.suffixes)]
+    head = head.removeprefix(BOM)
     found = found or [i for i in known if i.sniff(head)]
     return found[0].name if found else JSONL
 

@@ -110,11 +110,19 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     if read_only:
         install_query_macros(con)
+        _lock_down(con)
     else:
         con.execute(ddl_text())
         for tables in game_tables():
             con.execute(tables.ddl)
     return con
+
+
+def _lock_down(con: duckdb.DuckDBPyConnection) -> None:
+    """A read-only session opens no file but the database, and loads no extension."""
+    from pipeline.warehouse.guard import lock_down
+
+    lock_down(con)
 
 
 def scalar(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> Any:

@@ -1,15 +1,17 @@
 """Read-only SQL over the warehouse, and its output formats.
 
-Two locks keep a query from changing anything: the database is opened with
-``read_only=True``, and the statement is parsed by DuckDB first and refused
-unless it is a query (a read-only connection still allows ``ATTACH``,
+Three locks keep a query from changing anything: the database is opened with
+``read_only=True``, the session is locked down (no file but the database, no
+extensions: :func:`pipeline.warehouse.guard.lock_down`), and the statement is
+parsed by DuckDB first and refused unless it is a query, the one inside an
+``EXPLAIN`` too (a read-only connection still allows ``ATTACH``,
 ``COPY ... TO``, ``SET``, ``INSTALL``, ...).
 
 >>> check_read_only("select 1")
 >>> check_read_only("drop table games")
 Traceback (most recent call last):
 ...
-pipeline.warehouse.query.QueryRefused: refused: DROP statement; the warehouse is read-only here (only SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)
+pipeline.warehouse.guard.QueryRefused: refused: DROP statement; the warehouse is read-only here (only SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)
 """
 
 from __future__ import annotations
@@ -22,23 +24,25 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from pipeline.warehouse.ddl import WarehouseError
+from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
 
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
 FORMATS = ("table", "csv", "json", "parquet")
-#: StatementType names a read-only query may have (DESCRIBE, SHOW, SUMMARIZE parse as SELECT).
-ALLOWED = frozenset({"SELECT", "EXPLAIN"})
 TABLE_ROWS = 1000
 
 
-class QueryRefused(WarehouseError):
-    """The statement would change something, or is not one statement."""
-
-
-class QueryFailed(WarehouseError):
-    """DuckDB could not parse or run the query (its message is kept)."""
+__all__ = [
+    "ALLOWED",
+    "FORMATS",
+    "QueryFailed",
+    "QueryRefused",
+    "check_read_only",
+    "run_query",
+    "write_result",
+]
 
 
 def query_text(query: str) -> str:
@@ -54,20 +58,7 @@ def query_text(query: str) -> str:
 
 def check_read_only(query: str) -> None:
     """Refuse anything but one read-only query, using DuckDB's own parser."""
-    import duckdb
-
-    try:
-        statements = duckdb.extract_statements(query)
-    except duckdb.Error as e:
-        raise QueryFailed(str(e).strip()) from e
-    if len(statements) != 1:
-        raise QueryRefused(f"give exactly one SQL statement, not {len(statements)}")
-    kind = statements[0].type.name
-    if kind not in ALLOWED:
-        raise QueryRefused(
-            f"refused: {kind} statement; the warehouse is read-only here "
-            "(only SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)"
-        )
+    check_statements(query)
 
 
 def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> pl.DataFrame:
@@ -78,7 +69,7 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | No
     try:
         frame: pl.DataFrame = con.sql(query, params=params).pl()
     except duckdb.Error as e:
-        raise QueryFailed(str(e).strip()) from e
+        raise QueryFailed(one_line(str(e)), detail=str(e).strip()) from e
     return frame
 
 

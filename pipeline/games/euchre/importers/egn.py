@@ -42,7 +42,7 @@ from pipeline.games.euchre.importers.egn_condensed import (
     decode_condensed,
 )
 from pipeline.games.euchre.replay import int_pair
-from pipeline.sources import READ_ERRORS, SourceItem, open_binary
+from pipeline.sources import BOM, READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
 
 EGN_TYPE = "Euchre Game Notation"
@@ -143,7 +143,7 @@ def read_egn(path: str) -> Iterator[SourceItem]:
 def _read_bytes(path: str) -> bytes:
     stream = open_binary(path)
     try:
-        return stream.read()
+        return stream.read().removeprefix(BOM)
     except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
     finally:
