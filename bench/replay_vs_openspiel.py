@@ -27,8 +27,8 @@ from collections.abc import Callable
 import orjson
 from make_openspiel_sample import random_hand  # beside this script
 
-from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.importers.openspiel import history_to_record
+from pipeline.games.euchre.replay import replay_game
 
 
 def random_histories(n: int, seed: int) -> list[list[int]]:

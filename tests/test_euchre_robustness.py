@@ -11,9 +11,9 @@ from euchre_fixtures import ALONE_HAND, ORDERED_HAND, rotation_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.importers.egn import read_egn
 from pipeline.games.euchre.importers.openspiel import read_openspiel
+from pipeline.games.euchre.replay import replay_game
 from pipeline.violations import CODES
 
 JSON = st.recursive(

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from pipeline.games.euchre.replay import GameReplay, replay_game
 from pipeline.games.euchre.importers.openspiel import (
     GO_ALONE,
     PASS,
@@ -27,6 +26,7 @@ from pipeline.games.euchre.importers.openspiel import (
     looks_like_openspiel,
     read_openspiel,
 )
+from pipeline.games.euchre.replay import GameReplay, replay_game
 from pipeline.sources import SourceItem
 
 DEFAULT = "euchre()"
