@@ -16,9 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.games.euchre.cards import legal_plays, mask_of
+from pipeline.games.euchre.cards import mask_of
 from pipeline.games.euchre.replay import replay_game
-from pipeline.games.euchre.rules import PRESETS, Rules, hand_points
+from pipeline.games.euchre.rules import PRESETS, Rules
+from pipeline.games.euchre.scoring import hand_points
+from pipeline.games.euchre.trick import legal_plays
 
 SUITS = "CDHS"
 PARTNER_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}
@@ -269,13 +271,14 @@ DEAL_TOKENS = st.one_of(
 @given(deal=DEAL_TOKENS, seen=st.sampled_from([0, 1 << 2, 1 << 31]))
 def test_the_fast_deal_reader_agrees_with_the_card_by_card_one(deal: list[str], seen: int) -> None:
     """The bit-mask shortcut for a clean deal ends in the same state as reading card by card."""
-    from pipeline.games.euchre.replay import _Context, _Hand, _read_clean_deal, _read_deal_by_card
+    from pipeline.games.euchre.holdings import read_clean_deal, read_deal_by_card
+    from pipeline.games.euchre.state import Context, HandState
 
     seats = [deal[i * 5 : i * 5 + 5] for i in range(4)]
-    slow = _Hand(_Context("g"), PRESETS["cards4net"], 0, 0)
-    slow_seen = _read_deal_by_card(slow, seats, seen)
-    fast = _Hand(_Context("g"), PRESETS["cards4net"], 0, 0)
-    if _read_clean_deal(fast, seats, seen):
+    slow = HandState(Context("g"), PRESETS["cards4net"], 0, 0)
+    slow_seen = read_deal_by_card(slow, seats, seen)
+    fast = HandState(Context("g"), PRESETS["cards4net"], 0, 0)
+    if read_clean_deal(fast, seats, seen):
         assert (fast.held, fast.slots, fast.result.deal_known) == (
             slow.held,
             slow.slots,

@@ -358,7 +358,8 @@ def test_seed_example_left_bower_belongs_to_trump() -> None:
 
 
 def test_seed_example_at_the_rules_level() -> None:
-    from pipeline.games.euchre.cards import DIAMONDS, HEARTS, legal_plays, mask_of
+    from pipeline.games.euchre.cards import DIAMONDS, HEARTS, mask_of
+    from pipeline.games.euchre.trick import legal_plays
 
     assert legal_plays(mask_of("JD 9D 9C TC 9S"), HEARTS, DIAMONDS) == mask_of("9D")
     hand = mask_of("JD QC 9C TC 9S")

@@ -15,13 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from egn_encoder import encode_for_tests
 
 from pipeline.games.euchre.importers.egn import looks_like_egn, read_egn
-from pipeline.games.euchre.importers.egn_condensed import (
-    CondensedUnsupported,
-    decode_condensed,
-    encode_for_tests,
-)
+from pipeline.games.euchre.importers.egn_condensed import CondensedUnsupported, decode_condensed
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import SourceItem
 from pipeline.validate import check_games

@@ -1,6 +1,6 @@
 """Heuristic Euchre bots: how a reasonable person bids, discards and plays.
 
-The bots decide; the rules stay in :mod:`cards` and :mod:`rules`.  A bot only
+The bots decide; the rules stay in :mod:`cards`, :mod:`rules` and :mod:`trick`.  A bot only
 ever picks among ``legal_plays``, and every hand strength is a sum of table
 lookups on the bit-mask hand, so a simulated hand costs a fraction of a
 millisecond.
@@ -32,9 +32,9 @@ from pipeline.games.euchre.cards import (
     bit,
     card_of,
     cards_in,
-    legal_plays,
     rank_of,
 )
+from pipeline.games.euchre.trick import legal_plays
 
 ACE = 7
 KING = 6

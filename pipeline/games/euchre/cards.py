@@ -17,6 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+#: A card: ``suit * 8 + rank`` (see above), ``JOKER`` or ``UNKNOWN``.
+Card = int
+#: A set of cards as a bit mask: bit ``c`` is set when card ``c`` is in the set.
+CardSet = int
+#: A suit 0-3 (``CLUBS`` ... ``SPADES``).
+Suit = int
+
 SUITS = "CDHS"
 RANKS = "789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -167,19 +174,15 @@ def sorted_by_power(mask: int, trump: int) -> list[int]:
     return sorted(cards_in(mask), key=lambda c: (-POWER[trump][effective_suit(c, trump)][c], c))
 
 
-def legal_plays(hand: int, trump: int, led: int | None) -> int:
-    """The cards a player may play: any when leading, else the led suit if held."""
-    if led is None:
-        return hand
-    follow = hand & SUIT_MASK[trump][led]
-    return follow or hand
-
-
-def trick_winner_index(cards: list[int], trump: int) -> int:
-    """The index in play order of the card that wins a trick."""
-    table = POWER[trump][EFFECTIVE[trump][cards[0]]]
-    best = 0
-    for i in range(1, len(cards)):
-        if table[cards[i]] > table[cards[best]]:
-            best = i
-    return best
+#: The cards of each deck size, and per deck size every accepted spelling of its
+#: cards (and "??") as one dict lookup a card, and the bit of each known card's spellings.
+DECKS: dict[int, CardSet] = {size: deck_mask(size) for size in (24, 25, 32)}
+DECK_TOKENS: dict[int, dict[str, Card]] = {
+    size: {t: c for t, c in CARD_CODES.items() if c == UNKNOWN or mask >> c & 1}
+    for size, mask in DECKS.items()
+}
+DECK_BITS: dict[int, dict[str, CardSet]] = {
+    size: {t: 1 << c for t, c in tokens.items() if c != UNKNOWN} for size, tokens in DECK_TOKENS.items()
+}
+#: The nines and tens of the four suits (a farmer's hand holds four of them).
+NINES_AND_TENS: CardSet = sum(bit(card_of(RANKS.index(r), s)) for s in range(4) for r in "9T")

@@ -32,8 +32,8 @@ import orjson
 from pipeline.games.euchre.cards import EFFECTIVE, parse_card, suit_of
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.play import play_hand
-from pipeline.games.euchre.replay import CALLS, replay_game
-from pipeline.games.euchre.rules import Rules
+from pipeline.games.euchre.replay import replay_game
+from pipeline.games.euchre.rules import Call, Rules, next_dealer, sitting_out
 from pipeline.sources import parse_line
 
 Record = dict[str, Any]
@@ -112,10 +112,10 @@ def _maker_bid(hand: Hand) -> dict[str, Any]:
 
 
 def _trump(hand: Hand) -> int:
-    call = _maker_bid(hand)["call"]
-    if call == "order":
+    call = Call(_maker_bid(hand)["call"])
+    if call == Call.ORDER:
         return suit_of(_card(hand["upcard"]))
-    trump = CALLS[call]
+    trump = call.suit
     assert trump is not None
     return trump
 
@@ -127,13 +127,10 @@ def _card(token: str) -> int:
 
 
 def _sitting_out(hand: Hand) -> int | None:
-    """The seat that sits out of a played hand, if any."""
+    """The seat that sits out of a played hand, if any (the loner's partner first)."""
     maker = _maker_bid(hand)
-    if maker.get("alone"):
-        return int((maker["seat"] + 2) % 4)
-    if "defender_alone" in hand:
-        return int((hand["defender_alone"] + 2) % 4)
-    return None
+    out = sitting_out(maker["seat"], bool(maker.get("alone")), hand.get("defender_alone"))
+    return out[0] if out else None
 
 
 # --------------------------------------------------------------------------
@@ -409,7 +406,7 @@ def hand_after_game_end(record: Record, rng: random.Random) -> bool:
     """game_over: one more hand played after a team reached the target, claimed consistently."""
     rules = Rules.from_record(record.get("rules"))
     hands = record["hands"]
-    extra = play_hand(rules, (hands[-1]["dealer"] + 1) % 4, rng)
+    extra = play_hand(rules, next_dealer(hands[-1]["dealer"]), rng)
     score = [a + b for a, b in zip(record["final_score"], extra.points, strict=True)]
     extra.record["claimed"]["score"] = score
     hands.append(extra.record)

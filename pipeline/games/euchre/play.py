@@ -3,9 +3,10 @@
 The flow follows the rules of the record's preset: a deal of five each, two
 rounds of bidding from the dealer's left (stick the dealer, or an all-pass
 throw-in), the dealer's pick-up and discard, a lone defender where allowed,
-five tricks led as the replay expects, and the points of ``hand_points``.
+five tricks led as the replay expects, and the points of ``team_points``.
 The bots (:mod:`bots`) make every choice; the rules come from :mod:`cards`,
-:mod:`rules` and the replay's own helpers, never from a second copy.
+:mod:`rules`, :mod:`trick` and :mod:`scoring`, the replay's own, never from a
+second copy.
 
 >>> import random
 >>> from pipeline.games.euchre.replay import replay_game
@@ -24,18 +25,21 @@ from functools import cache
 from typing import Any
 
 from pipeline.games.euchre import bots
-from pipeline.games.euchre.cards import (
-    CARD_NAMES,
-    JOKER,
-    NUM_CARDS,
-    bit,
-    cards_in,
-    deck_mask,
-    suit_of,
-    trick_winner_index,
+from pipeline.games.euchre.cards import CARD_NAMES, JOKER, NUM_CARDS, bit, cards_in, deck_mask, suit_of
+from pipeline.games.euchre.rules import (
+    Call,
+    Rules,
+    ThrowIn,
+    caller,
+    dealer_picks_up,
+    first_leader,
+    is_farmers_hand,
+    next_dealer,
+    sitting_out,
+    team_of,
 )
-from pipeline.games.euchre.replay import NINES_AND_TENS, team_of
-from pipeline.games.euchre.rules import Rules, dealer_picks_up, first_leader, hand_points, sitting_out
+from pipeline.games.euchre.scoring import team_points
+from pipeline.games.euchre.trick import play_order, trick_winner_index
 
 #: A game that has not ended after this many hands is a bug, not bad luck.
 MAX_HANDS = 500
@@ -88,11 +92,11 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
         "kitty": [CARD_NAMES[c] for c in deck[21:]],
     }
     hands = [sum(1 << c for c in cards) for cards in deal]
-    if rules.farmers_hand and any((h & NINES_AND_TENS).bit_count() >= 4 for h in hands):
-        return _thrown_in(record, "farmers_hand", [])
+    if rules.farmers_hand and any(is_farmers_hand(h) for h in hands):
+        return _thrown_in(record, ThrowIn.FARMERS_HAND, [])
     bids, contract = _bidding(rules, hands, dealer, upcard, rng)
     if contract is None:
-        return _thrown_in(record, "all_passed", bids)
+        return _thrown_in(record, ThrowIn.ALL_PASSED, bids)
     record["bids"] = bids
     gone = _not_in_deck(rules.deck)
     if dealer_picks_up(rules, dealer, contract.maker, contract.alone, contract.round):
@@ -110,9 +114,9 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
     return HandPlay(record, points, contract)
 
 
-def _thrown_in(record: dict[str, Any], reason: str, bids: list[dict[str, Any]]) -> HandPlay:
+def _thrown_in(record: dict[str, Any], reason: ThrowIn, bids: list[dict[str, Any]]) -> HandPlay:
     record["bids"] = bids
-    record["thrown_in"] = reason
+    record["thrown_in"] = reason.value
     record["claimed"] = {"points": [0, 0]}
     return HandPlay(record, (0, 0), None)
 
@@ -126,28 +130,33 @@ def _bidding(
     """
     bids: list[dict[str, Any]] = []
     turned = None if upcard == JOKER else suit_of(upcard)
-    seats = [(dealer + i) % 4 for i in range(1, 5)]
+    seats = [caller(dealer, k) for k in range(4)]
     if turned is not None:
         for seat in seats:
             strength = bots.round_one_strength(hands[seat], seat, dealer, upcard, turned)
             judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
             if judged >= (bots.DEALER_ORDER_AT if seat == dealer else bots.ORDER_AT):
                 alone = rules.allow_alone and bots.goes_alone(hands[seat], turned, judged)
-                return _call(bids, seat, "order", alone), Contract(seat, turned, 1, alone)
-            bids.append({"seat": seat, "call": "pass"})
+                return _call(bids, seat, Call.ORDER, alone), Contract(seat, turned, 1, alone)
+            bids.append({"seat": seat, "call": Call.PASS.value})
     for seat in seats:
         suit, strength = bots.best_named_suit(hands[seat], seat, dealer, turned)
         judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
         stuck = rules.stick_the_dealer and seat == dealer
         if judged >= bots.NAME_AT or stuck:
             alone = rules.allow_alone and bots.goes_alone(hands[seat], suit, judged)
-            return _call(bids, seat, "CDHS"[suit], alone), Contract(seat, suit, 2, alone)
-        bids.append({"seat": seat, "call": "pass"})
+            return _call(bids, seat, NAMING[suit], alone), Contract(seat, suit, 2, alone)
+        bids.append({"seat": seat, "call": Call.PASS.value})
     return bids, None
 
 
-def _call(bids: list[dict[str, Any]], seat: int, call: str, alone: bool) -> list[dict[str, Any]]:
-    bids.append({"seat": seat, "call": call, "alone": True} if alone else {"seat": seat, "call": call})
+#: The round-two call that names each suit.
+NAMING = (Call.CLUBS, Call.DIAMONDS, Call.HEARTS, Call.SPADES)
+
+
+def _call(bids: list[dict[str, Any]], seat: int, call: Call, alone: bool) -> list[dict[str, Any]]:
+    bid = {"seat": seat, "call": call.value}
+    bids.append({**bid, "alone": True} if alone else bid)
     return bids
 
 
@@ -172,8 +181,6 @@ def _play_tricks(
     """Five tricks: the plays as recorded, the winners and the hand's points by team."""
     out = sitting_out(contract.maker, contract.alone, contract.defender_alone)
     leader = first_leader(rules, dealer, contract.maker, contract.alone, contract.defender_alone)
-    active = [s for s in range(4) if s not in out]
-    following = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
     table = bots.Table(contract.trump, contract.maker, hands, gone, out)
     tricks: list[list[list[Any]]] = []
     winners: list[int] = []
@@ -183,20 +190,19 @@ def _play_tricks(
     choose = bots.choose_card
     for _ in range(5):
         plays: list[tuple[int, int]] = []
-        seat = leader
-        for _ in active:
+        for seat in play_order(leader, out):
             card = choose(table, seat, plays)
             hands[seat] ^= 1 << card
             plays.append((seat, card))
-            seat = following[seat]
         cards = [card for _, card in plays]
         table.gone |= sum(1 << card for card in cards)
         leader = plays[trick_winner_index(cards, trump)][0]
         winners.append(leader)
         maker_tricks += team_of(leader) == maker_team
         tricks.append([[seat, CARD_NAMES[card]] for seat, card in plays])
-    makers, defenders = hand_points(rules, maker_tricks, contract.alone, contract.defender_alone is not None)
-    points = (makers, defenders) if maker_team == 0 else (defenders, makers)
+    points = team_points(
+        rules, contract.maker, maker_tricks, contract.alone, contract.defender_alone is not None
+    )
     return tricks, winners, points
 
 
@@ -230,7 +236,7 @@ def play_game(
         score[1] += hand.points[1]
         hand.record["claimed"]["score"] = list(score)
         hands.append(hand.record)
-        dealer = (dealer + 1) % 4
+        dealer = next_dealer(dealer)
     record["hands"] = hands
     record["final_score"] = score
     return record

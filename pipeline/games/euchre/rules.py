@@ -15,10 +15,50 @@ pipeline.games.euchre.rules.RulesError: unknown preset 'nope' (known: cards4net,
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
+from itertools import permutations
 from typing import Any, Literal
+
+from pipeline.games.euchre.cards import NINES_AND_TENS, CardSet
+
+#: A seat at the table, 0-3 clockwise; partners sit opposite (0 and 2, 1 and 3).
+Seat = int
 
 AloneLead = Literal["left_of_dealer", "left_of_alone"]
 BothAloneLead = Literal["lone_defender", "left_of_dealer"]
+
+
+class Call(StrEnum):
+    """A call of the bidding, spelt as in the record: pass, order the upcard up
+    (round one), or name a suit (round two).
+
+    >>> Call("D").suit, Call.ORDER.suit, Call.PASS == "pass"
+    (1, None, True)
+    """
+
+    PASS = "pass"
+    ORDER = "order"
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def suit(self) -> int | None:
+        """The suit a round-two call names (None for pass and order)."""
+        return _NAMED_SUIT.get(self)
+
+
+_NAMED_SUIT = {Call.CLUBS: 0, Call.DIAMONDS: 1, Call.HEARTS: 2, Call.SPADES: 3}
+#: Every call by its spelling in the record (a dict lookup, cheaper than ``Call(text)``).
+CALLS: dict[str, Call] = {call.value: call for call in Call}
+
+
+class ThrowIn(StrEnum):
+    """Why a hand was thrown in without play, spelt as in the record."""
+
+    ALL_PASSED = "all_passed"
+    FARMERS_HAND = "farmers_hand"
 
 
 class RulesError(ValueError):
@@ -152,17 +192,71 @@ PRESETS: dict[str, Rules] = {
 }
 
 
-def sitting_out(maker: int, alone: bool, defender_alone: int | None) -> tuple[int, ...]:
-    """The seats that sit the hand out: the partner of each player who went alone.
+# --------------------------------------------------------------------------
+# Seats: who deals, who calls, who sits out, who leads
 
-    >>> sitting_out(0, True, None), sitting_out(0, True, 1), sitting_out(2, False, 3)
-    ((2,), (2, 3), (1,))
+
+def team_of(seat: Seat) -> int:
+    """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
+    return seat & 1
+
+
+def partner_of(seat: Seat) -> Seat:
+    return (seat + 2) % 4
+
+
+def next_dealer(dealer: Seat) -> Seat:
+    """The deal passes clockwise."""
+    return (dealer + 1) % 4
+
+
+def caller(dealer: Seat, k: int) -> Seat:
+    """The seat whose turn it is to make the ``k``-th call (0-based) of the bidding:
+    clockwise from the dealer's left, round after round.
+
+    >>> [caller(3, k) for k in range(5)]
+    [0, 1, 2, 3, 0]
     """
-    out = ((maker + 2) % 4,) if alone else ()
-    return out if defender_alone is None else (*out, (defender_alone + 2) % 4)
+    return (dealer + 1 + k) % 4
 
 
-def first_leader(rules: Rules, dealer: int, maker: int, alone: bool, defender_alone: int | None) -> int:
+#: CALLERS[dealer]: :func:`caller` for the eight calls of two rounds, as a table.
+CALLERS: tuple[tuple[Seat, ...], ...] = tuple(tuple(caller(d, k) for k in range(8)) for d in range(4))
+
+
+def sitting_out(maker: Seat | None, alone: bool, defender_alone: Seat | None) -> tuple[Seat, ...]:
+    """The seats that sit the hand out: the partner of each player who went alone
+    (a maker's ``alone`` counts only once there is a maker).
+
+    >>> sitting_out(0, True, None), sitting_out(0, True, 1), sitting_out(2, False, 3), sitting_out(None, True, None)
+    ((2,), (2, 3), (1,), ())
+    """
+    out = (partner_of(maker),) if alone and maker is not None else ()
+    if defender_alone is None or partner_of(defender_alone) in out:
+        return out
+    return (*out, partner_of(defender_alone))
+
+
+def _order(leader: Seat, out: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    return tuple(s for s in ((leader + i) % 4 for i in range(4)) if s not in out)
+
+
+#: PLAY_ORDER[out][leader]: the seats that play a trick led by ``leader``, in
+#: order, when the seats of ``out`` sit out (``out`` in any order, as
+#: :func:`sitting_out` gives it).  See :func:`trick.play_order`.
+PLAY_ORDER: dict[tuple[Seat, ...], tuple[tuple[Seat, ...], ...]] = {
+    out: tuple(_order(leader, out) for leader in range(4))
+    for size in range(3)
+    for out in permutations(range(4), size)
+}
+
+
+def first_active(start: Seat, out: tuple[Seat, ...]) -> Seat:
+    """The first seat from ``start`` clockwise (``start`` included) that does not sit out."""
+    return PLAY_ORDER[out][start][0]
+
+
+def first_leader(rules: Rules, dealer: Seat, maker: Seat, alone: bool, defender_alone: Seat | None) -> Seat:
     """Who leads the first trick.
 
     Nobody alone: the seat left of the dealer.  One player alone: the first
@@ -182,36 +276,80 @@ def first_leader(rules: Rules, dealer: int, maker: int, alone: bool, defender_al
             return defender_alone
         lone = None
     start = dealer + 1 if lone is None or rules.alone_lead == "left_of_dealer" else lone + 1
-    return next((start + step) % 4 for step in range(4) if (start + step) % 4 not in out)
+    return first_active(start % 4, out)
 
 
-def dealer_picks_up(rules: Rules, dealer: int, maker: int, alone: bool, round_: int) -> bool:
+def dealer_picks_up(rules: Rules, dealer: Seat, maker: Seat, alone: bool, round_: int) -> bool:
     """After an order-up (round one) the dealer takes the upcard, even when the
     partner went alone unless ``dealer_picks_up_when_partner_alone`` is off."""
     if round_ != 1:
         return False
-    partner_alone = alone and maker == (dealer + 2) % 4
+    partner_alone = alone and maker == partner_of(dealer)
     return not partner_alone or rules.dealer_picks_up_when_partner_alone
 
 
-def hand_points(rules: Rules, maker_tricks: int, maker_alone: bool, defender_alone: bool) -> tuple[int, int]:
-    """Points for (makers, defenders) after a played hand of five tricks.
+class CallFault(StrEnum):
+    """Why the rules forbid a call."""
 
-    >>> hand_points(PRESETS["cards4net"], 5, True, False)
-    (4, 0)
-    >>> hand_points(PRESETS["french"], 2, True, False)
-    (0, 4)
-    >>> hand_points(PRESETS["pagat"], 0, True, True)   # the lone defender marches
-    (0, 4)
+    #: Round one: only "order" or "pass".
+    SUIT_IN_ROUND_ONE = "suit_in_round_one"
+    #: Round two: the upcard was turned down, it cannot be ordered up.
+    ORDER_IN_ROUND_TWO = "order_in_round_two"
+    #: Round two: the suit turned down may not be named (``may_name_turned_down_suit``).
+    TURNED_DOWN_SUIT = "turned_down_suit"
+    #: Stick the dealer: the dealer may not pass in round two.
+    STUCK_DEALER_PASS = "stuck_dealer_pass"
+    #: A pass cannot go alone.
+    PASS_ALONE = "pass_alone"
+    #: These rules do not allow going alone.
+    ALONE_FORBIDDEN = "alone_forbidden"
+
+
+def call_faults(
+    rules: Rules, call: Call, alone: bool, round_: int, seat: Seat, dealer: Seat, turned: int | None
+) -> tuple[CallFault, ...]:
+    """What is wrong with a call by ``seat`` in bidding round ``round_`` (1 or 2),
+    the upcard's suit ``turned`` (None when it has none): at most one fault of
+    the call and one of going alone.  Empty when the call is legal.
+
+    >>> from pipeline.games.euchre.cards import HEARTS
+    >>> call_faults(PRESETS["cards4net"], Call.HEARTS, False, 2, 1, 3, HEARTS)
+    (<CallFault.TURNED_DOWN_SUIT: 'turned_down_suit'>,)
+    >>> call_faults(PRESETS["cards4net"], Call.PASS, False, 2, 3, 3, HEARTS), can_call(PRESETS["pagat"], Call.PASS, False, 2, 3, 3, HEARTS)
+    ((<CallFault.STUCK_DEALER_PASS: 'stuck_dealer_pass'>,), True)
     """
-    if not 0 <= maker_tricks <= 5:
-        raise ValueError(f"a hand has five tricks, not {maker_tricks} for the makers")
-    if maker_tricks == 5:
-        return (rules.points_alone_march if maker_alone else rules.points_march), 0
-    if maker_tricks >= 3:
-        return (rules.points_alone_make if maker_alone else rules.points_make), 0
-    euchre = rules.points_alone_euchre if maker_alone else rules.points_euchre
-    if defender_alone:
-        lone = rules.points_defender_alone_march if maker_tricks == 0 else rules.points_defender_alone_euchre
-        euchre = max(euchre, lone)
-    return 0, euchre
+    fault = None
+    if round_ == 1:
+        if call is not Call.PASS and call is not Call.ORDER:
+            fault = CallFault.SUIT_IN_ROUND_ONE
+    elif call is Call.ORDER:
+        fault = CallFault.ORDER_IN_ROUND_TWO
+    elif turned is not None and call.suit == turned and not rules.may_name_turned_down_suit:
+        fault = CallFault.TURNED_DOWN_SUIT
+    elif call is Call.PASS and seat == dealer and rules.stick_the_dealer:
+        fault = CallFault.STUCK_DEALER_PASS
+    alone_fault = None
+    if alone:
+        alone_fault = CallFault.PASS_ALONE if call is Call.PASS else None
+        if alone_fault is None and not rules.allow_alone:
+            alone_fault = CallFault.ALONE_FORBIDDEN
+    if fault is None and alone_fault is None:
+        return ()
+    return tuple(f for f in (fault, alone_fault) if f is not None)
+
+
+def can_call(
+    rules: Rules, call: Call, alone: bool, round_: int, seat: Seat, dealer: Seat, turned: int | None
+) -> bool:
+    """Whether the rules allow a call (see :func:`call_faults`)."""
+    return not call_faults(rules, call, alone, round_, seat, dealer, turned)
+
+
+def is_farmers_hand(hand: CardSet) -> bool:
+    """A hand of four or more nines and tens (thrown in under ``farmers_hand``).
+
+    >>> from pipeline.games.euchre.cards import mask_of
+    >>> is_farmers_hand(mask_of("9C 9D TH TS AS")), is_farmers_hand(mask_of("9C 9D TH AS KS"))
+    (True, False)
+    """
+    return (hand & NINES_AND_TENS).bit_count() >= 4

@@ -34,14 +34,15 @@ from pipeline.games.euchre.cards import (
     card_name,
     card_of,
     parse_card,
-    trick_winner_index,
 )
 from pipeline.games.euchre.importers.egn_condensed import (
     CondensedError,
     CondensedUnsupported,
     decode_condensed,
 )
-from pipeline.games.euchre.replay import int_pair
+from pipeline.games.euchre.record import int_pair
+from pipeline.games.euchre.rules import first_active, sitting_out
+from pipeline.games.euchre.trick import play_order, trick_winner_index
 from pipeline.sources import BOM, READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
 
@@ -629,23 +630,15 @@ class _DealConverter:
 # Seats from the lead rule
 
 
-def sitting_out(maker: int | None, alone: bool, defender: int | None) -> set[int]:
-    """The seats that sit out: the loner's partner, the lone defender's partner."""
-    out = set()
-    if alone and maker is not None:
-        out.add((maker + 2) % 4)
-    if defender is not None:
-        out.add((defender + 2) % 4)
-    return out
-
-
 def first_leader(
     dealer: int, maker: int | None, alone: bool, defender: int | None, left_of_loner: bool
 ) -> int:
-    """Who leads the first trick.
+    """Who leads the first trick, by EGN's ``loner_lead``.
 
     The first active seat left of the dealer; with ``LEFT_OF_LONER`` and a
     loner, left of the loner.  Both alone: the lone defender (as euchre/1).
+    Unlike euchre/1's ``alone_lead``, ``LEFT_OF_LONER`` does not move the lead
+    for a lone defender.
 
     >>> first_leader(0, 3, True, None, False)   # seat 1, left of the dealer, sits out
     2
@@ -656,7 +649,7 @@ def first_leader(
         return defender
     out = sitting_out(maker, alone, defender)
     start = maker + 1 if alone and maker is not None and left_of_loner else dealer + 1
-    return next((start + step) % 4 for step in range(4) if (start + step) % 4 not in out)
+    return first_active(start % 4, out)
 
 
 def seat_tricks(
@@ -673,16 +666,15 @@ def seat_tricks(
     >>> seat_tricks([["AC", "TC", "9C", "KC"], ["AH", "KH", "TH", "QD"]], 0, 0, False, None, 1)
     [[[0, 'AC'], [1, 'TC'], [2, '9C'], [3, 'KC']], [[0, 'AH'], [1, 'KH'], [2, 'TH'], [3, 'QD']]]
     """
-    out_seats = sitting_out(maker, alone, defender)
-    active = [s for s in range(4) if s not in out_seats]
+    out = sitting_out(maker, alone, defender)
     seated: list[list[list[Any]]] = []
     for trick in tricks:
-        start = active.index(leader) if leader in active else 0
-        plays = [[active[(start + k) % len(active)], card] for k, card in enumerate(trick)]
+        order = play_order(leader if leader not in out else first_active(0, out), out)
+        plays = [[order[k % len(order)], card] for k, card in enumerate(trick)]
         seated.append(plays)
         winner = _winner(plays, trump)
         # No winner (a bad card): the replay reports it; seat the rest from the next seat.
-        leader = active[(start + 1) % len(active)] if winner is None else winner
+        leader = order[1 % len(order)] if winner is None else winner
     return seated
 
 

@@ -19,8 +19,10 @@ deals carrying alternative lines are refused with :class:`CondensedUnsupported`,
 because decoding them would be a guess.  A string that breaks the layout raises
 :class:`CondensedError`.
 
->>> deal = decode_condensed(encode_for_tests(dealer=3, upcard="Jd", calls=[0, 0, 0, 1], alone=False,
-...                                           tricks=[["Ac", "Tc", "9c", "Kc"]]))
+A version 1 deal: dealer 3 turns up the jack of diamonds, seat 2 orders it up
+and one trick is played (the tests' encoder, ``tests/egn_encoder.py``, wrote it):
+
+>>> deal = decode_condensed("HWgk2MKBQA")
 >>> deal["initialState"], deal["phases"][0]["calls"], deal["phases"][1]["tricks"]
 ({'dealer': 3, 'upCard': 'Jd'}, ['Pass', 'Pass', 'Pass', 'Order'], [['Ac', 'Tc', '9c', 'Kc']])
 """
@@ -205,48 +207,3 @@ def _read_end(reader: _Bits) -> None:
     rest = reader.bits[reader.pos :]
     if len(rest) >= 8 or "1" in rest:
         raise CondensedError("bits follow the end marker")
-
-
-# --------------------------------------------------------------------------
-# An encoder, for tests only: it writes what the reference encoder writes.
-
-
-def encode_for_tests(
-    *,
-    dealer: int,
-    upcard: str,
-    calls: list[int],
-    alone: bool,
-    tricks: list[list[str]],
-    version: int = 1,
-    discard: str | None = None,
-    defender: int | None = None,
-) -> str:
-    """A condensed deal string; ``calls`` are 0 (pass), 1 (order), or 1-3 (round two suit code)."""
-    deck = build_deck("9")
-
-    def num(value: int, max_value: int) -> str:
-        return format(value, f"0{max(1, max_value.bit_length())}b")
-
-    bits = num(version, 15) + num(dealer, 3 if version == 1 else 7)
-    if version >= 2:
-        bits += num(3, 7) + num(0, 3)
-    bits += num(deck.index(upcard), 23) + ("0" if version >= 3 else "")
-    bits += num(2 if tricks else 1, 7) + "0"
-    bits += "".join(num(c, 1 if i < 4 else 3) for i, c in enumerate(calls)) + ("1" if alone else "0")
-    if version >= 2 and alone:
-        bits += "0" if defender is None else "1" + num(defender, 7)
-    if version >= 3:
-        bits += "0" if discard is None else "1" + num(deck.index(discard), 23)
-    bits += "0"
-    if tricks:
-        remaining = list(deck)
-        bits += "1" + num(len(tricks), 7)
-        for card in (c for trick in tricks for c in trick):
-            bits += num(remaining.index(card), len(remaining) - 1)
-            remaining.remove(card)
-        bits += "0"
-    bits += "0" + END_MARKER
-    bits += "0" * (-len(bits) % 8)
-    raw = bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits), 8))
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")

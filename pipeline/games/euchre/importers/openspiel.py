@@ -43,7 +43,9 @@ from typing import Any
 
 import orjson
 
-from pipeline.games.euchre.cards import card_name, card_of, trick_winner_index
+from pipeline.games.euchre.cards import card_name, card_of
+from pipeline.games.euchre.rules import Seat, sitting_out
+from pipeline.games.euchre.trick import next_active, trick_winner
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
 
@@ -256,25 +258,12 @@ class _Decoder:
         else:
             self._start_play()
 
-    def sitting_out(self) -> set[int]:
-        out = set()
-        if self.alone and self.maker is not None:
-            out.add((self.maker + 2) % 4)
-        if self.defender_alone is not None:
-            out.add((self.defender_alone + 2) % 4)
-        return out
-
-    def next_active(self, seat: int) -> int:
-        """The next seat clockwise that plays this hand."""
-        out = self.sitting_out()
-        seat = (seat + 1) % 4
-        while seat in out:
-            seat = (seat + 1) % 4
-        return seat
+    def sitting_out(self) -> tuple[Seat, ...]:
+        return sitting_out(self.maker, self.alone, self.defender_alone)
 
     def _start_play(self) -> None:
         # The first active seat left of the dealer leads, whoever went alone.
-        self.turn = self.next_active(self.dealer)
+        self.turn = next_active(self.dealer, self.sitting_out())
         self.phase = Phase.PLAY
 
     def _play(self, card: int) -> None:
@@ -284,10 +273,10 @@ class _Decoder:
         trick = self.tricks[-1]
         trick.append((self.turn, card))
         if len(trick) < active:
-            self.turn = self.next_active(self.turn)
+            self.turn = next_active(self.turn, self.sitting_out())
             return
         assert self.trump is not None
-        self.turn = trick[trick_winner_index([_card(c) for _, c in trick], self.trump)][0]
+        self.turn = trick_winner([(seat, _card(c)) for seat, c in trick], self.trump)
         if len(self.tricks) == HAND_SIZE:
             self.phase = Phase.OVER
 
