@@ -33,7 +33,9 @@ def announcement_phase(state: HandState, hand: dict[str, Any]) -> None:
     for k, item in enumerate(raw):
         path = f".announcements[{k}]"
         if not (isinstance(item, dict) and is_seat(item.get("seat")) and isinstance(item.get("type"), str)):
-            state.add("schema", path, f"an announcement is {{seat: 0-3, type: 'poignee' | 'chelem'}}, not {item!r}")
+            state.add(
+                "schema", path, f"an announcement is {{seat: 0-3, type: 'poignee' | 'chelem'}}, not {item!r}"
+            )
             continue
         seat: int = item["seat"]
         when = item.get("trick")
@@ -49,7 +51,9 @@ def announcement_phase(state: HandState, hand: dict[str, Any]) -> None:
         elif item["type"] == "chelem":
             _chelem(state, path, seat, when)
         else:
-            state.add("schema", f"{path}.type", f"unknown announcement type {item['type']!r} (poignee, chelem)")
+            state.add(
+                "schema", f"{path}.type", f"unknown announcement type {item['type']!r} (poignee, chelem)"
+            )
 
 
 def _poignee(state: HandState, item: dict[str, Any], path: str, seat: int, when: int | None) -> None:
@@ -64,10 +68,20 @@ def _poignee(state: HandState, item: dict[str, Any], path: str, seat: int, when:
         if card is None:
             return
         if not (is_trump(card) or card == EXCUSE):
-            state.add("poignee", f"{path}.trumps[{k}]", f"seat {seat} showed {card_name(card)} in a poignée; only trumps are shown", seat=seat)
+            state.add(
+                "poignee",
+                f"{path}.trumps[{k}]",
+                f"seat {seat} showed {card_name(card)} in a poignée; only trumps are shown",
+                seat=seat,
+            )
             return
         if shown >> card & 1:
-            state.add("poignee", f"{path}.trumps[{k}]", f"seat {seat} showed {card_name(card)} twice in its poignée", seat=seat)
+            state.add(
+                "poignee",
+                f"{path}.trumps[{k}]",
+                f"seat {seat} showed {card_name(card)} twice in its poignée",
+                seat=seat,
+            )
             return
         shown |= 1 << card
     sizes = rules.poignee_sizes

@@ -49,7 +49,10 @@ def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
         spoken.add(seat)
         if call not in CALLS:
             state.add(
-                "bid_illegal", path, f"seat {seat} called {call!r}, which is not a call ({', '.join(CALLS)})", seat=seat
+                "bid_illegal",
+                path,
+                f"seat {seat} called {call!r}, which is not a call ({', '.join(CALLS)})",
+                seat=seat,
             )
             continue
         result.bids.append(Bid(seat, call))

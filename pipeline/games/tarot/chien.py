@@ -44,7 +44,10 @@ def ecart_fault(holding: int, ecart: list[int]) -> tuple[int, str] | None:
             if trumps > trumps_allowed:
                 kept = plain & ~sum(1 << c for c in ecart)
                 instead = card_name(next(cards_in(kept))) if kept else "another suit card"
-                return card, f"a trump may only be discarded when no suit card is left to discard, and it kept {instead}"
+                return (
+                    card,
+                    f"a trump may only be discarded when no suit card is left to discard, and it kept {instead}",
+                )
     return None
 
 
@@ -84,9 +87,10 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
     holding = state.held[taker]
     ecart: list[int] = []
     for k, token in enumerate(raw):
-        card = state.card(token, f".ecart[{k}]", seat=taker)
-        if card is None:
+        parsed = state.card(token, f".ecart[{k}]", seat=taker)
+        if parsed is None:
             continue
+        card = parsed
         if card in ecart:
             state.add("ecart", f".ecart[{k}]", f"seat {taker} discarded {card_name(card)} twice", seat=taker)
             continue
@@ -117,9 +121,7 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
         if fault is not None:
             card, why = fault
             k = raw.index(card_name(card)) if card_name(card) in raw else 0
-            state.add(
-                "ecart", f".ecart[{k}]", f"seat {taker} discarded {card_name(card)}: {why}", seat=taker
-            )
+            state.add("ecart", f".ecart[{k}]", f"seat {taker} discarded {card_name(card)}: {why}", seat=taker)
     _check_shown(state, hand, taker, mask)
 
 

@@ -266,7 +266,12 @@ def king_discarded(record: Record, rng: random.Random) -> bool:
     hand = rng.choice(hands)
     taken = _taker(hand)
     assert taken is not None
-    kings = [p for trick in hand["tricks"] for p in trick if p[0] == taken[0] and KINGS >> (parse_card(p[1]) or 0) & 1]
+    kings = [
+        p
+        for trick in hand["tricks"]
+        for p in trick
+        if p[0] == taken[0] and KINGS >> (parse_card(p[1]) or 0) & 1
+    ]
     if not kings:
         return False
     play = rng.choice(kings)

@@ -73,7 +73,9 @@ def _read_cards(state: HandState, tokens: list[Any], path: str, where: str, seen
         if card is None:
             continue
         if card in seen:
-            state.add("deck", f"{path}[{k}]", f"{card_name(card)} is dealt twice: to {seen[card]} and to {where}")
+            state.add(
+                "deck", f"{path}[{k}]", f"{card_name(card)} is dealt twice: to {seen[card]} and to {where}"
+            )
             continue
         seen[card] = where
         state.located[card] = where

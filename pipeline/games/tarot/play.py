@@ -61,17 +61,24 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
         if len(played.plays) < 4:
             complete = False
             state.add(
-                "play_turn", f".tricks[{t}]", f"the trick has {len(played.plays)} cards; each of the 4 seats plays one", trick=t
+                "play_turn",
+                f".tricks[{t}]",
+                f"the trick has {len(played.plays)} cards; each of the 4 seats plays one",
+                trick=t,
             )
         if played.winner is None:
             break
         if played.winner == result.taker:
             result.taker_tricks += 1
         leader = played.winner
-    result.complete = complete and len(result.tricks) == TRICKS and all(t.winner is not None for t in result.tricks)
+    result.complete = (
+        complete and len(result.tricks) == TRICKS and all(t.winner is not None for t in result.tricks)
+    )
 
 
-def _winner_from_record(state: HandState, played: PlayedTrick, t: int, tricks: list[Any], hand: dict[str, Any]) -> None:
+def _winner_from_record(
+    state: HandState, played: PlayedTrick, t: int, tricks: list[Any], hand: dict[str, Any]
+) -> None:
     """A trick a seat played to after its fault: the record's winner (the next
     leader, or the claimed winner of the last trick) is kept when it differs.
 
@@ -110,7 +117,9 @@ def _note_plays(state: HandState, tricks: list[Any]) -> None:
             state.held[seat] |= state.later[seat] & ~state.taken
 
 
-def _play_trick(state: HandState, t: int, trick: list[Any], leader: int, full_record: bool) -> PlayedTrick | None:
+def _play_trick(
+    state: HandState, t: int, trick: list[Any], leader: int, full_record: bool
+) -> PlayedTrick | None:
     """Replay one trick; None when a play cannot be read at all."""
     from pipeline.games.tarot.cards import parse_card
 
@@ -137,7 +146,13 @@ def _play_trick(state: HandState, t: int, trick: list[Any], leader: int, full_re
                 played.leader = seat
         card = parse_card(token)
         if card is None:
-            state.add("bad_card", f"{path}[1]", f"seat {seat} played {token!r}, which is not a card of the Tarot deck", trick=t, seat=seat)
+            state.add(
+                "bad_card",
+                f"{path}[1]",
+                f"seat {seat} played {token!r}, which is not a card of the Tarot deck",
+                trick=t,
+                seat=seat,
+            )
             return None
         mask = 1 << card
         holding = state.held[seat] & state.later[seat] if full_record else state.held[seat]
@@ -194,7 +209,13 @@ def _report_turn(state: HandState, t: int, k: int, seat: int, expected: int, *, 
         why = "won the previous trick" if t else "sits after the dealer and leads first"
         state.add("lead", path, f"seat {seat} led; seat {expected} {why}", trick=t, seat=seat)
     else:
-        state.add("play_turn", path, f"seat {seat} played out of turn; it was seat {expected}'s turn", trick=t, seat=seat)
+        state.add(
+            "play_turn",
+            path,
+            f"seat {seat} played out of turn; it was seat {expected}'s turn",
+            trick=t,
+            seat=seat,
+        )
 
 
 def _report_obligation(

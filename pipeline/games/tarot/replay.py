@@ -20,12 +20,14 @@ Nothing raises, whatever the JSON.
 >>> [v.code for v in game.violations]
 ['renege']
 >>> game.violations[0].message
-'hand 0, trick 1: seat 2 played 2D on a heart lead while holding 1H'
+'hand 0, trick 8: seat 0 played T4 on a spade lead while holding 9S'
 >>> v = game.violations[0]; (v.path, v.hand, v.trick, v.seat)
-('hands[0].tricks[1][2]', 0, 1, 2)
+('hands[0].tricks[8][3]', 0, 8, 0)
 >>> h = game.hands[0]
->>> h.contract, h.taker, h.taker_points, h.bouts, h.target, h.made, h.scores
-('garde', 1, 65.0, 2, 41, True, (-98, 294, -98, -98))
+>>> h.contract, h.taker, h.taker_points, h.bouts, h.target, h.margin, h.made
+('prise', 1, 35.0, 2, 41, -6.0, False)
+>>> h.scores, game.totals, h.petit_au_bout, h.excuse_owner_side
+((31, -93, 31, 31), (31, -93, 31, 31), None, 'taker')
 """
 
 from __future__ import annotations
@@ -64,7 +66,13 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> TarotRepl
             ctx.add("schema", None, "rules", f"{e}; replayed with the FFT preset")
             rules = PRESETS["fft"]
     if rules.misere:
-        ctx.add("unsupported", None, "rules.misere", "misères are not scored by tricklog; they are ignored", rule="misere")
+        ctx.add(
+            "unsupported",
+            None,
+            "rules.misere",
+            "misères are not scored by tricklog; they are ignored",
+            rule="misere",
+        )
     game = TarotReplay(ctx.game_id, rules)
     players = record.get("players")
     if isinstance(players, list):
@@ -152,7 +160,12 @@ def _check_totals(
     said = four_ints(raw)
     if said is None:
         result.valid = False
-        ctx.add("schema", result.index, f"hands[{result.index}].claimed.totals", f"totals must be 4 whole numbers, by seat, not {raw!r}")
+        ctx.add(
+            "schema",
+            result.index,
+            f"hands[{result.index}].claimed.totals",
+            f"totals must be 4 whole numbers, by seat, not {raw!r}",
+        )
         return offset
     new = (
         said[0] - result.totals[0],
@@ -171,13 +184,22 @@ def _check_totals(
     return new
 
 
-_DOCTEST_GAME = """{"format": "tarot/1", "game_id": "doc", "players": ["a", "b", "c", "d"],
-"hands": [{"dealer": 0,
- "deal": [["1S","2S","3S","4S","5S","6S","7S","8S","9S","10S","JS","NS","QS","KS","1H","2H","3H","4H"],
-          ["5H","6H","7H","8H","9H","10H","JH","NH","QH","KH","T1","T2","T3","T4","T5","T6","T7","T8"],
-          ["1D","2D","3D","4D","5D","6D","7D","8D","9D","10D","JD","ND","QD","KD","T9","T10","T11","T12"],
-          ["1C","2C","3C","4C","5C","6C","7C","8C","9C","10C","JC","NC","QC","KC","T13","T14","T15","T16"]],
- "chien": ["T17","T18","T19","T20","T21","EX"],
- "bids": [{"seat":1,"call":"garde"},{"seat":2,"call":"pass"},{"seat":3,"call":"pass"},{"seat":0,"call":"pass"}],
- "ecart": ["5H","6H","7H","8H","9H","10H"],
- "tricks": []}]}"""
+_DOCTEST_GAME = """{"format": "tarot/1", "game_id": "doc", "players": ["a", "b", "c", "d"], "hands": [{"dealer": 3,
+"deal": [["2S","3S","9S","NS","1H","5H","JH","4D","10D","KD","8C","9C","QC","KC","T2","T4","T12","T19"],
+         ["1S","4S","8S","JS","2H","10H","NH","QH","2D","5D","1C","3C","7C","T5","T8","T20","T21","EX"],
+         ["5S","7S","KS","6H","7H","8H","9H","1D","3D","8D","QD","2C","5C","6C","JC","T1","T13","T18"],
+         ["10S","QS","3H","4H","KH","7D","9D","JD","ND","4C","T3","T6","T9","T11","T14","T15","T16","T17"]],
+"chien": ["6S","6D","10C","NC","T7","T10"],
+"bids": [{"seat":0,"call":"pass"},{"seat":1,"call":"prise"},{"seat":2,"call":"pass"},{"seat":3,"call":"pass"}],
+"ecart": ["2D","5D","6D","2H","10H","NH"],
+"tricks": [[[0,"KD"],[1,"T5"],[2,"1D"],[3,"7D"]], [[1,"QH"],[2,"6H"],[3,"KH"],[0,"JH"]],
+ [[3,"4C"],[0,"8C"],[1,"10C"],[2,"JC"]], [[2,"KS"],[3,"10S"],[0,"2S"],[1,"1S"]],
+ [[2,"5S"],[3,"QS"],[0,"3S"],[1,"4S"]], [[3,"3H"],[0,"5H"],[1,"T7"],[2,"7H"]],
+ [[1,"6S"],[2,"7S"],[3,"T3"],[0,"NS"]], [[3,"4H"],[0,"1H"],[1,"T8"],[2,"8H"]],
+ [[1,"8S"],[2,"T1"],[3,"T6"],[0,"T4"]], [[3,"9D"],[0,"10D"],[1,"T10"],[2,"3D"]],
+ [[1,"EX"],[2,"2C"],[3,"T9"],[0,"KC"]], [[3,"JD"],[0,"4D"],[1,"T20"],[2,"8D"]],
+ [[1,"JS"],[2,"T13"],[3,"T14"],[0,"T19"]], [[0,"9C"],[1,"NC"],[2,"5C"],[3,"T11"]],
+ [[3,"ND"],[0,"T2"],[1,"T21"],[2,"QD"]], [[1,"1C"],[2,"6C"],[3,"T15"],[0,"QC"]],
+ [[3,"T17"],[0,"9S"],[1,"3C"],[2,"T18"]], [[2,"9H"],[3,"T16"],[0,"T12"],[1,"7C"]]],
+"claimed": {"trick_winners": [1,3,2,2,3,1,3,1,3,1,3,1,0,3,1,3,2,3], "taker_points": 35, "bouts": 2,
+ "made": false, "scores": [31,-93,31,31], "totals": [31,-93,31,31]}}]}"""

@@ -106,7 +106,11 @@ def petit_au_bout(result: TarotHand, rules: Rules) -> int:
     if len(result.tricks) <= LAST:
         return 0
     last = result.tricks[LAST]
-    if rules.petit_au_bout_before_excuse and EXCUSE in last.cards and (result.chelem_made or result.defence_chelem):
+    if (
+        rules.petit_au_bout_before_excuse
+        and EXCUSE in last.cards
+        and (result.chelem_made or result.defence_chelem)
+    ):
         last = result.tricks[LAST - 1]
     if PETIT not in last.cards or last.winner is None:
         return 0
@@ -121,7 +125,9 @@ def rounded_difference(half_diff: int, step: int) -> int:
     return (points + step // 2) // step * step
 
 
-def contract_value(rules: Rules, contract: str, *, taker_half: int, bouts: int) -> tuple[int, float, bool, int]:
+def contract_value(
+    rules: Rules, contract: str, *, taker_half: int, bouts: int
+) -> tuple[int, float, bool, int]:
     """Target, margin (points, negative when down), made, and the signed base ``s(25 + |P - T|)m``."""
     goal = target(bouts)
     margin_half = taker_half - 2 * goal
@@ -171,7 +177,9 @@ def scoring_phase(state: HandState) -> None:
     result.excuse_owner_side = None if side is None else SIDE_NAMES[side]
     result.chelem_made = result.taker_tricks == len(result.tricks)
     result.defence_chelem = result.taker_tricks == 0
-    goal, margin, made, base = contract_value(rules, result.contract, taker_half=counted.taker_half, bouts=counted.bouts)
+    goal, margin, made, base = contract_value(
+        rules, result.contract, taker_half=counted.taker_half, bouts=counted.bouts
+    )
     result.target, result.margin, result.made = goal, margin, made
     b = petit_au_bout(result, rules)
     result.petit_au_bout = None if b == 0 else "taker" if b > 0 else "defence"

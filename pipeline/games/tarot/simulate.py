@@ -97,7 +97,11 @@ def _tokens(mask: int) -> list[str]:
 def play_hand(rules: Rules, dealer: int, rng: random.Random) -> dict[str, Any]:
     """One hand as a tarot/1 hand object, without its claims."""
     hands, chien = deal_cards(rng)
-    record: dict[str, Any] = {"dealer": dealer, "deal": [_tokens(h) for h in hands], "chien": [card_name(c) for c in chien]}
+    record: dict[str, Any] = {
+        "dealer": dealer,
+        "deal": [_tokens(h) for h in hands],
+        "chien": [card_name(c) for c in chien],
+    }
     order = [(dealer + 1 + i) % 4 for i in range(4)]
     if rules.petit_sec and any(h & TRUMPS == 1 << PETIT and not h & EXCUSE_BIT for h in hands):
         record["bids"] = []
@@ -151,7 +155,14 @@ def _winner(plays: list[tuple[int, int]], t: int, tricks: list[list[list[Any]]])
 
 
 def play_game(
-    rules: Rules, game_id: str, players: list[str], rng: random.Random, *, hands: int, started_at: str, source: str
+    rules: Rules,
+    game_id: str,
+    players: list[str],
+    rng: random.Random,
+    *,
+    hands: int,
+    started_at: str,
+    source: str,
 ) -> dict[str, Any]:
     """A whole game of ``hands`` deals, with every hand's claimed figures."""
     dealer = rng.randrange(4)
@@ -174,7 +185,9 @@ def play_game(
     return record
 
 
-def claims_of(ctx: Context, rules: Rules, index: int, hand: dict[str, Any], totals: list[int]) -> dict[str, Any]:
+def claims_of(
+    ctx: Context, rules: Rules, index: int, hand: dict[str, Any], totals: list[int]
+) -> dict[str, Any]:
     """The figures a careful scorer writes for a hand (and adds to ``totals``)."""
     result = replay_hand(ctx, rules, index, hand, None)
     assert result is not None
@@ -201,7 +214,9 @@ def simulate_game(n: int, *, seed: int = 0, preset: str = "fft") -> dict[str, An
     start = _FIRST_START + timedelta(minutes=60 * n + rng.randrange(30))
     started_at = start.isoformat().replace("+00:00", "Z")
     hands = 4 * rng.randint(1, 3)
-    return play_game(rules, game_id_of(seed, n), players, rng, hands=hands, started_at=started_at, source=SOURCE)
+    return play_game(
+        rules, game_id_of(seed, n), players, rng, hands=hands, started_at=started_at, source=SOURCE
+    )
 
 
 def simulate_games(n: int, *, seed: int = 0, preset: str = "fft") -> Iterator[dict[str, Any]]:
@@ -242,7 +257,9 @@ def write_simulation(
             for index, (line, hands) in enumerate(_game_lines(n, seed, preset, workers)):
                 result.games += 1
                 result.hands += hands
-                out.write(_maybe_corrupt(line, game_id_of(seed, index), planner, corrupt_rate, result) + b"\n")
+                out.write(
+                    _maybe_corrupt(line, game_id_of(seed, index), planner, corrupt_rate, result) + b"\n"
+                )
     except OSError as e:
         raise TricklogError(f"{path}: cannot write: {e.strerror or e}") from e
     if planner is not None:

@@ -149,7 +149,9 @@ class Context:
         rule: str | None = None,
     ) -> None:
         if hand is not None:
-            message = f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+            message = (
+                f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+            )
         self.violations.append(
             Violation(code, message, self.game_id, hand, path, rule=rule, trick=trick, seat=seat)
         )
@@ -194,7 +196,9 @@ class HandState:
             code, self.index, f"hands[{self.index}]{path}", message, trick=trick, seat=seat, rule=rule
         )
 
-    def card(self, token: object, path: str, *, trick: int | None = None, seat: int | None = None) -> int | None:
+    def card(
+        self, token: object, path: str, *, trick: int | None = None, seat: int | None = None
+    ) -> int | None:
         """A card token, or None after reporting it as ``bad_card``."""
         card = parse_card(token)
         if card is None:
