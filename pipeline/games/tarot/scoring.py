@@ -92,8 +92,10 @@ def count_cards(result: TarotHand, rules: Rules) -> CardCount:
                 exchange[own] -= 1
                 exchange[took] += 1
         elif rules.excuse_last_trick == "lost" and own == took and trick.winner != owner:
-            won[own] &= ~EXCUSE_BIT  # lost at the last trick, to the other side
-            won[1 - own] |= EXCUSE_BIT
+            won[own] &= ~EXCUSE_BIT  # lost at the last trick: the other side takes it,
+            won[1 - own] |= EXCUSE_BIT  # and gives a low card for it
+            exchange[1 - own] -= 1
+            exchange[own] += 1
     return CardCount((won[0], won[1]), (exchange[0], exchange[1]))
 
 
