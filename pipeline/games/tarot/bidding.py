@@ -1,0 +1,93 @@
+"""The bidding: each seat speaks once, from the seat after the dealer.
+
+A call is ``pass`` or a contract higher than every contract called before it
+(prise < garde < garde sans < garde contre).  The highest contract takes; four
+passes throw the hand in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.games.tarot.rules import CALLS, CONTRACTS
+from pipeline.games.tarot.state import Bid, HandState, is_seat
+
+
+def rank_of_call(call: str) -> int:
+    """0 for pass, 1-4 for the contracts in order."""
+    return CALLS.index(call)
+
+
+def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
+    """Replay the calls; True when a seat took (the hand is then played)."""
+    result = state.result
+    bids = hand.get("bids")
+    if not isinstance(bids, list):
+        state.add("schema", ".bids", "bids must be a list of {seat, call} objects")
+        return False
+    first = (result.dealer + 1) % 4
+    highest = 0
+    spoken: set[int] = set()
+    for k, bid in enumerate(bids):
+        path = f".bids[{k}]"
+        if not (isinstance(bid, dict) and is_seat(bid.get("seat")) and isinstance(bid.get("call"), str)):
+            state.add("schema", path, f"a bid is {{seat: 0-3, call: string}}, not {bid!r}")
+            continue
+        seat: int = bid["seat"]
+        call: str = bid["call"]
+        expected = (first + k) % 4
+        if seat in spoken or k >= 4:
+            state.add("bid_turn", path, f"seat {seat} called a second time; each seat speaks once", seat=seat)
+        elif seat != expected:
+            state.add(
+                "bid_turn",
+                path,
+                f"seat {seat} called out of turn; it was seat {expected}'s turn "
+                f"(the bidding goes round once from seat {first}, after the dealer)",
+                seat=seat,
+            )
+        spoken.add(seat)
+        if call not in CALLS:
+            state.add(
+                "bid_illegal",
+                path,
+                f"seat {seat} called {call!r}, which is not a call ({', '.join(CALLS)})",
+                seat=seat,
+            )
+            continue
+        result.bids.append(Bid(seat, call))
+        rank = rank_of_call(call)
+        if rank == 0:
+            continue
+        if rank <= highest:
+            state.add(
+                "bid_illegal",
+                path,
+                f"seat {seat} called {call} after {CONTRACTS[highest - 1]}; a call must be higher than every one before it",
+                seat=seat,
+            )
+            continue
+        highest = rank
+        result.taker = seat
+        result.contract = call
+    if len(bids) < 4 and len(spoken) < 4:
+        missing = [s for s in ((first + i) % 4 for i in range(4)) if s not in spoken]
+        state.add(
+            "bid_turn",
+            ".bids",
+            f"seat {missing[0]} never called; each of the four seats speaks once",
+            seat=missing[0],
+        )
+    reason = hand.get("thrown_in")
+    if result.taker is None:
+        result.thrown_in = "all_passed"
+        return False
+    if reason == "all_passed":
+        state.add(
+            "bid_illegal",
+            ".thrown_in",
+            f"the hand is recorded as thrown in after four passes, but seat {result.taker} called {result.contract}",
+            seat=result.taker,
+            rule="all_passed",
+        )
+    return True

@@ -1,0 +1,110 @@
+"""The figures a record claims, each checked against the replay when present.
+
+``claimed`` may hold ``trick_winners``, ``taker_points``, ``bouts``, ``made``,
+``scores`` (this hand, by seat) and ``totals`` (running, by seat).  A running
+total that went wrong once stays wrong by the same amount: that is one
+violation, not one per remaining hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.games.tarot.state import HandState, is_int
+
+Totals = tuple[int, int, int, int]
+
+
+def four_ints(value: object) -> Totals | None:
+    if isinstance(value, list) and len(value) == 4 and all(is_int(x) and -(2**31) < x < 2**31 for x in value):
+        return (value[0], value[1], value[2], value[3])
+    return None
+
+
+def _number(value: object) -> bool:
+    return (is_int(value) or isinstance(value, float)) and abs(value) < 1e9  # type: ignore[arg-type]
+
+
+def claims_phase(state: HandState, hand: dict[str, Any]) -> dict[str, Any] | None:
+    """Check the claimed figures of one hand (totals are checked by the game)."""
+    claimed = hand.get("claimed")
+    if claimed is None:
+        return None
+    if not isinstance(claimed, dict):
+        state.add("schema", ".claimed", "claimed must be an object")
+        return None
+    result = state.result
+    winners = claimed.get("trick_winners")
+    if winners is not None:
+        if not isinstance(winners, list):
+            state.add("schema", ".claimed.trick_winners", "trick_winners must be a list of seats")
+        else:
+            for t, (said, trick) in enumerate(zip(winners, result.tricks, strict=False)):
+                if trick.winner is not None and said != trick.winner:
+                    state.add(
+                        "trick_winner",
+                        f".claimed.trick_winners[{t}]",
+                        f"the log says seat {said!r} won the trick, the replay gives seat {trick.winner}",
+                        trick=t,
+                    )
+                    break
+    played = result.complete and result.taker is not None
+    _check_points(state, claimed, played)
+    scores = claimed.get("scores")
+    if scores is not None:
+        said = four_ints(scores)
+        if said is None:
+            state.add("schema", ".claimed.scores", f"scores must be 4 whole numbers, by seat, not {scores!r}")
+        elif (played or result.thrown_in is not None) and said != result.scores:
+            state.add(
+                "score",
+                ".claimed.scores",
+                f"the log claims scores {list(said)} for the hand, the replay gives {list(result.scores)}",
+            )
+    return claimed
+
+
+def _check_points(state: HandState, claimed: dict[str, Any], played: bool) -> None:
+    result = state.result
+    points = claimed.get("taker_points")
+    if points is not None:
+        if not _number(points):
+            state.add("schema", ".claimed.taker_points", f"taker_points must be a number, not {points!r}")
+        elif points * 2 != int(points * 2) or (points * 2) % 2 == 1:
+            state.add(
+                "points",
+                ".claimed.taker_points",
+                f"the log claims {points} points for the taker; at four players the taker's total is a whole number",
+                seat=result.taker,
+                rule="half_point",
+            )
+        elif played and points * 2 != result.taker_half_points:
+            state.add(
+                "points",
+                ".claimed.taker_points",
+                f"the log claims {points:g} points for the taker, the replay gives {result.taker_points:g}",
+                seat=result.taker,
+            )
+    bouts = claimed.get("bouts")
+    if bouts is not None:
+        if not (is_int(bouts) and 0 <= bouts <= 3):
+            state.add("schema", ".claimed.bouts", f"bouts must be 0-3, not {bouts!r}")
+        elif played and bouts != result.bouts:
+            state.add(
+                "points",
+                ".claimed.bouts",
+                f"the log claims {bouts} bouts for the taker, the replay gives {result.bouts}",
+                seat=result.taker,
+            )
+    made = claimed.get("made")
+    if made is not None:
+        if not isinstance(made, bool):
+            state.add("schema", ".claimed.made", f"made must be true or false, not {made!r}")
+        elif played and made != result.made:
+            state.add(
+                "points",
+                ".claimed.made",
+                f"the log says the contract was {'made' if made else 'down'}, the replay gives "
+                f"{result.taker_points:g} points against {result.target}: {'made' if result.made else 'down'}",
+                seat=result.taker,
+            )

@@ -1,0 +1,482 @@
+"""Known faults, planted in simulated Tarot games to test the validator.
+
+Each fault is one small function that breaks a clean tarot/1 record the way a
+buggy exporter or a careless player would, aiming at one violation code.
+Faults that move cards recompute the ``claimed`` figures afterwards, as the
+buggy exporter would have written them, so that the fault does not cascade
+into ``trick_winner``, ``points`` or ``score``.  Every candidate is replayed: a
+corruption is kept only when the replay reports exactly the intended code
+(generate and verify), and its hand, trick and seat are the replay's.
+
+>>> from pipeline.games.tarot.simulate import simulate_game
+>>> record = simulate_game(0, seed=1)
+>>> corruption = corrupt_game(record, "not_held", random.Random(1), line=1)
+>>> corruption.code, sorted(codes_of(orjson.loads(corruption.text)))
+('not_held', ['not_held'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from pipeline.games.tarot.cards import KINGS, TRUMPS, card_name, cards_in, parse_card
+from pipeline.games.tarot.codes import CODES
+from pipeline.games.tarot.replay import replay_game
+from pipeline.games.tarot.rules import CALLS, Rules
+from pipeline.sources import parse_line
+from pipeline.violations import Violation
+
+Record = dict[str, Any]
+Hand = dict[str, Any]
+FaultFn = Callable[[Record, random.Random], bool]
+
+#: Every code a fault can produce (``unsupported`` is not a fault).
+FAULT_CODES: tuple[str, ...] = tuple(code for code in CODES if code != "unsupported")
+ATTEMPTS = 16
+BAD_TOKENS = ("T22", "T0", "11H", "KX", "EXC", "AS", "10", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    name: str
+    code: str
+    apply: FaultFn
+    #: Recompute the claimed figures afterwards.
+    reclaim: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Corruption:
+    """A corrupted game as written: which code it must raise, where, and the line itself."""
+
+    game_id: str
+    code: str
+    fault: str
+    #: The 1-based line of the games file.
+    line: int
+    text: bytes
+    hand: int | None = None
+    trick: int | None = None
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "code": self.code,
+            "fault": self.fault,
+            "line": self.line,
+            "hand": self.hand,
+            "trick": self.trick,
+            "seat": self.seat,
+        }
+
+
+def copy_record(record: Record) -> Record:
+    return orjson.loads(orjson.dumps(record))  # type: ignore[no-any-return]
+
+
+def violations_of(record: Record) -> list[Violation]:
+    return replay_game(record).violations
+
+
+def codes_of(record: Record) -> set[str]:
+    return {v.code for v in violations_of(record)}
+
+
+def reclaim(record: Record) -> None:
+    """Rewrite every hand's claimed figures from the replay of the (broken) record."""
+    from pipeline.games.tarot.simulate import claims_of
+    from pipeline.games.tarot.state import Context
+
+    rules = Rules.from_record(record.get("rules"))
+    totals = [0, 0, 0, 0]
+    ctx = Context(record.get("game_id"))
+    for index, hand in enumerate(record["hands"]):
+        hand["claimed"] = claims_of(ctx, rules, index, hand, totals)
+
+
+def _played(record: Record) -> list[Hand]:
+    return [h for h in record["hands"] if h.get("tricks")]
+
+
+def _pick_played(record: Record, rng: random.Random) -> Hand | None:
+    hands = _played(record)
+    return rng.choice(hands) if hands else None
+
+
+def _taker(hand: Hand) -> tuple[int, str] | None:
+    best = None
+    for bid in hand["bids"]:
+        if bid["call"] != "pass":
+            best = (bid["seat"], bid["call"])
+    return best
+
+
+# --------------------------------------------------------------------------
+# The faults, one function each
+
+
+def players_short(record: Record, rng: random.Random) -> bool:
+    record["players"] = record["players"][:3]
+    return True
+
+
+def format_wrong(record: Record, rng: random.Random) -> bool:
+    record["format"] = "tarot/2"
+    return True
+
+
+def bad_deal_token(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice(record["hands"])
+    seat = rng.randrange(4)
+    k = rng.randrange(len(hand["deal"][seat]))
+    hand["deal"][seat][k] = rng.choice(BAD_TOKENS)
+    return True
+
+
+def card_dealt_twice(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice(record["hands"])
+    a, b = rng.sample(range(4), 2)
+    card = hand["deal"][a].pop(rng.randrange(18))
+    hand["deal"][b].append(card)
+    hand["deal"][a].append(hand["deal"][b][0])
+    return True
+
+
+def chien_short(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice([h for h in record["hands"] if h.get("thrown_in")] or record["hands"])
+    hand["chien"].pop()
+    return True
+
+
+def dealer_skipped(record: Record, rng: random.Random) -> bool:
+    """The last hand dealt by a seat out of turn (and played from there)."""
+    from pipeline.games.tarot.simulate import play_hand
+
+    if len(record["hands"]) < 2:
+        return False
+    last = record["hands"][-1]
+    dealer = (last["dealer"] + rng.choice((1, 2, 3))) % 4
+    rules = Rules.from_record(record.get("rules"))
+    record["hands"][-1] = play_hand(rules, dealer, rng)
+    return True
+
+
+def passes_swapped(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice(record["hands"])
+    bids = hand["bids"]
+    passes = [k for k, b in enumerate(bids) if b["call"] == "pass"]
+    if len(passes) < 2:
+        return False
+    i, j = rng.sample(passes, 2)
+    bids[i]["seat"], bids[j]["seat"] = bids[j]["seat"], bids[i]["seat"]
+    return True
+
+
+def call_not_higher(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    taken = _taker(hand)
+    assert taken is not None
+    seen = False
+    for bid in hand["bids"]:
+        if seen and bid["call"] == "pass":
+            bid["call"] = rng.choice([c for c in CALLS[1 : CALLS.index(taken[1]) + 1]])
+            return True
+        seen = seen or bid["seat"] == taken[0]
+    return False
+
+
+def unknown_call(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice(record["hands"])
+    passes = [b for b in hand["bids"] if b["call"] == "pass"]
+    if not passes:
+        return False
+    rng.choice(passes)["call"] = rng.choice(("misere", "petite", "contre"))
+    return True
+
+
+def wrong_leader(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    t = rng.randrange(1, 18)
+    trick = hand["tricks"][t]
+    shift = rng.choice((1, 2, 3))
+    hand["tricks"][t] = trick[shift:] + trick[:shift]
+    return True
+
+
+def followers_swapped(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    trick = rng.choice(hand["tricks"])
+    i = rng.choice((1, 2))
+    trick[i], trick[i + 1] = trick[i + 1], trick[i]
+    return True
+
+
+def card_played_twice(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    t = rng.randrange(1, 18)
+    earlier = rng.choice(hand["tricks"][rng.randrange(t)])
+    play = rng.choice(hand["tricks"][t][1:])
+    play[1] = earlier[1]
+    return True
+
+
+def chien_card_played(record: Record, rng: random.Random) -> bool:
+    hands = [h for h in _played(record) if "ecart" in h]
+    if not hands:
+        return False
+    hand = rng.choice(hands)
+    play = rng.choice(rng.choice(hand["tricks"])[1:])
+    play[1] = rng.choice(hand["ecart"])
+    return True
+
+
+def cards_swapped_between_tricks(record: Record, rng: random.Random) -> bool:
+    """One seat's cards of two tricks swapped (the exporter mixed its plays up)."""
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    seat = rng.randrange(4)
+    t1, t2 = sorted(rng.sample(range(18), 2))
+    p1 = next(p for p in hand["tricks"][t1] if p[0] == seat)
+    p2 = next(p for p in hand["tricks"][t2] if p[0] == seat)
+    p1[1], p2[1] = p2[1], p1[1]
+    return True
+
+
+def king_discarded(record: Record, rng: random.Random) -> bool:
+    """The taker discards a King it played, and plays an écart card in its place."""
+    hands = [h for h in _played(record) if "ecart" in h]
+    if not hands:
+        return False
+    hand = rng.choice(hands)
+    taken = _taker(hand)
+    assert taken is not None
+    kings = [
+        p
+        for trick in hand["tricks"]
+        for p in trick
+        if p[0] == taken[0] and KINGS >> (parse_card(p[1]) or 0) & 1
+    ]
+    if not kings:
+        return False
+    play = rng.choice(kings)
+    k = rng.randrange(6)
+    play[1], hand["ecart"][k] = hand["ecart"][k], play[1]
+    return True
+
+
+def ecart_in_garde_sans(record: Record, rng: random.Random) -> bool:
+    hands = [h for h in _played(record) if "ecart" not in h]
+    if not hands:
+        return False
+    rng.choice(hands)["ecart"] = ["1S", "2S", "3S", "4S", "5S", "6S"]
+    return True
+
+
+def poignee_wrong_size(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    seat = rng.randrange(4)
+    trumps = [t for t in hand["deal"][seat] if TRUMPS >> (parse_card(t) or 0) & 1]
+    size = rng.choice((7, 8, 9, 11, 12))
+    shown = (trumps + [card_name(c) for c in cards_in(TRUMPS)])[:size]
+    if len(set(shown)) != size:
+        return False
+    hand.setdefault("announcements", []).append({"seat": seat, "type": "poignee", "trumps": shown})
+    return True
+
+
+def poignee_late(record: Record, rng: random.Random) -> bool:
+    hands = [h for h in _played(record) if any(a["type"] == "poignee" for a in h.get("announcements", []))]
+    if not hands:
+        return False
+    poignee = next(a for a in rng.choice(hands)["announcements"] if a["type"] == "poignee")
+    poignee["trick"] = rng.randrange(1, 18)
+    return True
+
+
+def chelem_not_led(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None or hand.get("announcements"):
+        return False
+    leader = hand["tricks"][0][0][0]
+    seat = rng.choice([s for s in range(4) if s != leader])
+    hand["announcements"] = [{"seat": seat, "type": "chelem"}]
+    return True
+
+
+def wrong_trick_winner(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    t = rng.randrange(18)
+    winners = hand["claimed"]["trick_winners"]
+    winners[t] = (winners[t] + rng.choice((1, 2, 3))) % 4
+    return True
+
+
+def wrong_points(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    claimed = hand["claimed"]
+    match rng.randrange(3):
+        case 0:
+            claimed["taker_points"] += rng.choice((-2, -1, 1, 2))
+        case 1:
+            claimed["taker_points"] += 0.5
+        case _:
+            claimed["bouts"] = (claimed["bouts"] + 1) % 4
+    return True
+
+
+def wrong_scores(record: Record, rng: random.Random) -> bool:
+    hand = _pick_played(record, rng)
+    if hand is None:
+        return False
+    seat = rng.randrange(4)
+    hand["claimed"]["scores"][seat] += rng.choice((-10, 10, 1))
+    return True
+
+
+def wrong_totals(record: Record, rng: random.Random) -> bool:
+    hand = rng.choice(record["hands"])
+    seat = rng.randrange(4)
+    hand["claimed"]["totals"][seat] += rng.choice((-10, 10))
+    return True
+
+
+FAULTS: tuple[Fault, ...] = (
+    Fault("players_short", "schema", players_short),
+    Fault("format_wrong", "schema", format_wrong),
+    Fault("bad_deal_token", "bad_card", bad_deal_token),
+    Fault("card_dealt_twice", "deck", card_dealt_twice),
+    Fault("chien_short", "deck", chien_short),
+    Fault("dealer_skipped", "dealer_rotation", dealer_skipped, reclaim=True),
+    Fault("passes_swapped", "bid_turn", passes_swapped),
+    Fault("call_not_higher", "bid_illegal", call_not_higher),
+    Fault("unknown_call", "bid_illegal", unknown_call),
+    Fault("wrong_leader", "lead", wrong_leader, reclaim=True),
+    Fault("followers_swapped", "play_turn", followers_swapped),
+    Fault("card_played_twice", "not_held", card_played_twice, reclaim=True),
+    Fault("chien_card_played", "not_held", chien_card_played, reclaim=True),
+    Fault("wrong_trick_winner", "trick_winner", wrong_trick_winner),
+    Fault("wrong_points", "points", wrong_points),
+    Fault("wrong_scores", "score", wrong_scores),
+    Fault("wrong_totals", "score", wrong_totals),
+    Fault("cards_swapped_between_tricks", "renege", cards_swapped_between_tricks, reclaim=True),
+    Fault("cards_swapped_between_tricks", "must_trump", cards_swapped_between_tricks, reclaim=True),
+    Fault("cards_swapped_between_tricks", "must_overtrump", cards_swapped_between_tricks, reclaim=True),
+    Fault("king_discarded", "ecart", king_discarded, reclaim=True),
+    Fault("ecart_in_garde_sans", "ecart", ecart_in_garde_sans),
+    Fault("poignee_wrong_size", "poignee", poignee_wrong_size),
+    Fault("poignee_late", "poignee", poignee_late),
+    Fault("chelem_not_led", "chelem", chelem_not_led, reclaim=True),
+)
+FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
+    code: tuple(f for f in FAULTS if f.code == code) for code in FAULT_CODES
+}
+
+
+# --------------------------------------------------------------------------
+# Applying faults
+
+
+def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record, Violation] | None:
+    """A copy of ``record`` broken so that the replay reports exactly ``code``, or None."""
+    faults = FAULTS_BY_CODE.get(code, ())
+    if not faults:
+        return None
+    for _ in range(ATTEMPTS):
+        fault = rng.choice(faults)
+        candidate = copy_record(record)
+        if not fault.apply(candidate, rng):
+            continue
+        if fault.reclaim:
+            reclaim(candidate)
+        found = violations_of(candidate)
+        if found and {v.code for v in found} == {code}:
+            return fault, candidate, found[0]
+    return None
+
+
+def malformed_line(record: Record, rng: random.Random) -> tuple[str, bytes]:
+    """A line that is no JSON object: cut short, or missing a quote."""
+    text = orjson.dumps(record)
+    if rng.random() < 0.5:
+        return "truncated_line", text[: rng.randrange(1, len(text) - 1)]
+    quotes = [i for i, byte in enumerate(text) if byte == ord('"')]
+    cut = rng.choice(quotes)
+    return "missing_quote", text[:cut] + text[cut + 1 :]
+
+
+def corrupt_game(
+    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
+) -> Corruption | None:
+    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+
+    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
+    """
+    game_id = record["game_id"]
+    if code == "malformed_json":
+        fault_name, text = malformed_line(record, rng)
+        if parse_line("", line, text).record is not None:
+            return None
+        return Corruption(game_id, code, fault_name, line, text)
+    if code == "duplicate_game":
+        if previous_id is None or previous_id == game_id:
+            return None
+        copy = copy_record(record)
+        copy["game_id"] = previous_id
+        return Corruption(previous_id, code, "game_id_reused", line, orjson.dumps(copy))
+    found = corrupt_record(record, code, rng)
+    if found is None:
+        return None
+    fault, broken, violation = found
+    return Corruption(
+        game_id, code, fault.name, line, orjson.dumps(broken), violation.hand, violation.trick, violation.seat
+    )
+
+
+class CorruptionPlanner:
+    """Deals the codes out in turn, so that every code appears once enough games are hit.
+
+    A code that does not fit a game waits for the next game.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.queue: deque[str] = deque()
+        self.previous_id: str | None = None
+
+    def saw_clean(self, game_id: str) -> None:
+        """Remember a game written unchanged: ``duplicate_game`` reuses its id."""
+        self.previous_id = game_id
+
+    def corrupt(self, record: Record, *, line: int) -> Corruption | None:
+        if not self.queue:
+            codes = list(FAULT_CODES)
+            self.rng.shuffle(codes)
+            self.queue.extend(codes)
+        for code in list(self.queue):
+            corruption = corrupt_game(record, code, self.rng, line=line, previous_id=self.previous_id)
+            if corruption is not None:
+                self.queue.remove(code)
+                return corruption
+        return None

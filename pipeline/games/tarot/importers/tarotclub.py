@@ -1,0 +1,298 @@
+"""Reading TarotClub's saved played deals as tarot/1 records.
+
+TarotClub (tarotclub.fr) saves each deal it plays as a JSON object
+(``Deal::GenerateEndDealLog``, file version ``"3"``)::
+
+    {"version": "3",
+     "deal_info": {"number_of_players": 4, "taker": "South", "contract": "Guard",
+                   "slam": false, "first_trick_lead": "East", "dog": "03-S;...",
+                   "attack_handle": "", "defense_handle": ""},
+     "tricks": ["01-H;13-H;14-H;03-H", ...]}
+
+- Places ``South East North West`` are seats 0-3; TarotClub's ``Place::Next``
+  is +1, anti-clockwise, the tarot/1 playing order.
+- A card is ``NN-S``: value then suit ``S H D C T``; values 11-14 are Valet,
+  Cavalier, Dame, Roi; ``NN-T`` is trump NN and ``00-T`` the Excuse.
+- Each trick lists its cards in play order from its leader: the first trick
+  from ``first_trick_lead``, each next one from the winner of the last.
+- The hands are not saved: each seat held the cards it played, and the taker
+  also its écart, which is the six cards no one played (prise, garde); in
+  garde sans and garde contre those six are the chien.
+- The bidding is not saved: the record has the taker's call and three passes,
+  and the dealer is taken as the seat before the first leader (in a slam
+  announced, the taker leads, so the taker is also the first to speak).
+- A handle is saved by side; the defender who showed it is the one whose
+  played cards include it.
+
+Where TarotClub scores otherwise than the FFT, the record says so in its
+``rules`` (see docs/import-tarotclub.md): TarotClub always loses the Excuse
+played to the last trick (``excuse_last_trick: "lost"``).
+
+>>> record, problems = deal_to_record(_DOCTEST_DEAL, game_id="doc")
+>>> problems, record["hands"][0]["bids"][0], record["hands"][0]["dealer"]
+([], {'seat': 0, 'call': 'garde'}, 3)
+>>> record["hands"][0]["tricks"][0]
+[[0, '1H'], [1, 'QH'], [2, 'KH'], [3, '3H']]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from pipeline.games.tarot.cards import DECK, EXCUSE, NUM_CARDS, card_name, cards_in, trump
+from pipeline.games.tarot.trick import winner_index
+from pipeline.sources import READ_ERRORS, SourceItem, open_binary
+from pipeline.violations import TricklogError, Violation
+
+PLACES = ("South", "East", "North", "West")
+CONTRACTS = {
+    "Take": "prise",
+    "Guard": "garde",
+    "Guard without": "garde_sans",
+    "Guard against": "garde_contre",
+}
+SUITS = "SHDC"
+#: The rules TarotClub plays by, as tarot/1 options.
+RULES = {"preset": "fft", "excuse_last_trick": "lost"}
+_CARD = re.compile(r"^(\d\d)-([SHDCT])$")
+_SNIFF = re.compile(rb'"(deal_info|tricks)"\s*:')
+
+
+class TarotClubError(ValueError):
+    """A deal file that is not one tricklog can read, with the code to report."""
+
+    def __init__(self, code: str, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+
+
+def looks_like_tarotclub(head: bytes) -> bool:
+    """True when the start of an input is a TarotClub deal (a JSON object with ``deal_info``).
+
+    >>> looks_like_tarotclub(b'{\\n    "deal_info": {"taker": "South"},')
+    True
+    >>> looks_like_tarotclub(b'{"format": "tarot/1", "game_id": "x"}')
+    False
+    """
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return text.startswith(b"{") and b'"deal_info"' in text and _SNIFF.search(text) is not None
+
+
+def parse_card(token: str) -> int:
+    """A TarotClub card (``"14-H"``, ``"21-T"``, ``"00-T"``) as a tricklog card.
+
+    >>> [card_name(parse_card(t)) for t in ("01-H", "12-S", "14-C", "21-T", "00-T")]
+    ['1H', 'NS', 'KC', 'T21', 'EX']
+    """
+    match = _CARD.match(token.strip())
+    if match is None:
+        raise TarotClubError("bad_card", f"{token!r} is not a TarotClub card (NN-S, NN-T)")
+    value, suit = int(match.group(1)), match.group(2)
+    if suit == "T":
+        if value > 21:
+            raise TarotClubError("bad_card", f"{token!r}: there is no trump {value}")
+        return EXCUSE if value == 0 else trump(value)
+    if not 1 <= value <= 14:
+        raise TarotClubError("bad_card", f"{token!r}: a suit card is 01-14")
+    return SUITS.index(suit) * 14 + value - 1
+
+
+def parse_cards(text: object, where: str) -> list[int]:
+    """A ``;``-separated list of cards (an empty string is no card)."""
+    if not isinstance(text, str):
+        raise TarotClubError(
+            "schema", f"{where} must be a string of cards separated by ';', not {text!r}", where
+        )
+    return [parse_card(t) for t in text.split(";") if t.strip()]
+
+
+def place(value: object, where: str) -> int:
+    if value not in PLACES:
+        raise TarotClubError("schema", f"{where} must be one of {', '.join(PLACES)}, not {value!r}", where)
+    assert isinstance(value, str)
+    return PLACES.index(value)
+
+
+def deal_to_record(
+    deal: object, *, game_id: str, origin: dict[str, Any] | None = None
+) -> tuple[dict[str, Any] | None, list[Violation]]:
+    """A TarotClub deal object as a one-hand tarot/1 record, or None and why."""
+    try:
+        return _convert(deal, game_id, origin or {"format": "tarotclub"}), []
+    except TarotClubError as e:
+        return None, [Violation(e.code, str(e), game_id, 0 if e.path.startswith("tricks") else None, e.path)]
+
+
+def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(deal, dict) or not isinstance(deal.get("deal_info"), dict):
+        raise TarotClubError("schema", "a TarotClub deal is an object with deal_info and tricks", "deal_info")
+    info: dict[str, Any] = deal["deal_info"]
+    players = info.get("number_of_players", 4)
+    if players != 4:
+        raise TarotClubError(
+            "unsupported",
+            f"a deal at {players!r} players; tricklog replays four-player Tarot",
+            "deal_info.number_of_players",
+        )
+    taker = place(info.get("taker"), "deal_info.taker")
+    contract = CONTRACTS.get(info.get("contract"))  # type: ignore[arg-type]
+    if contract is None:
+        raise TarotClubError(
+            "schema",
+            f"deal_info.contract must be one of {', '.join(CONTRACTS)}, not {info.get('contract')!r}",
+            "deal_info.contract",
+        )
+    slam = info.get("slam", False) is True
+    first = place(info.get("first_trick_lead"), "deal_info.first_trick_lead")
+    dog = parse_cards(info.get("dog", ""), "deal_info.dog")
+    raw_tricks = deal.get("tricks")
+    if not isinstance(raw_tricks, list):
+        raise TarotClubError("schema", "tricks must be a list of strings of 4 cards", "tricks")
+    tricks, played = _seat_tricks(raw_tricks, first, taker)
+    unplayed = list(cards_in(DECK & ~_mask([c for cards in played for c in cards])))
+    dealer = (first - 1) % 4
+    hand: dict[str, Any] = {"dealer": dealer}
+    held = [_mask(played[s]) for s in range(4)]
+    if contract in ("prise", "garde"):
+        held[taker] = (held[taker] | _mask(unplayed)) & ~_mask(dog)
+        hand["ecart"] = [card_name(c) for c in unplayed]
+    hand["deal"] = [[card_name(c) for c in cards_in(h)] for h in held]
+    hand["chien"] = [card_name(c) for c in dog]
+    hand["bids"] = [
+        {"seat": seat, "call": contract if seat == taker else "pass"}
+        for seat in ((dealer + 1 + i) % 4 for i in range(4))
+    ]
+    announcements = _announcements(info, taker, played, slam)
+    if announcements:
+        hand["announcements"] = announcements
+    hand["tricks"] = tricks
+    return {
+        "format": "tarot/1",
+        "game_id": game_id,
+        "players": list(PLACES),
+        "rules": dict(RULES),
+        "source": "tarotclub",
+        "hands": [hand],
+        "origin": {**origin, "version": deal.get("version"), "dealer_inferred": True},
+    }
+
+
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _seat_tricks(raw: list[Any], first: int, taker: int) -> tuple[list[list[list[Any]]], list[list[int]]]:
+    """The tricks as [seat, card] plays, each led by the winner of the last, and each seat's cards."""
+    tricks: list[list[list[Any]]] = []
+    played: list[list[int]] = [[], [], [], []]
+    leader = first
+    for t, text in enumerate(raw):
+        cards = parse_cards(text, f"tricks[{t}]")
+        if len(cards) != 4:
+            raise TarotClubError(
+                "deck", f"trick {t} has {len(cards)} cards; four players play one each", f"tricks[{t}]"
+            )
+        seats = [(leader + i) % 4 for i in range(4)]
+        for seat, card in zip(seats, cards, strict=True):
+            played[seat].append(card)
+        tricks.append([[s, card_name(c)] for s, c in zip(seats, cards, strict=True)])
+        excuse_wins = (
+            t == len(raw) - 1 and EXCUSE in cards and _won_all(tricks, taker, seats[cards.index(EXCUSE)])
+        )
+        leader = seats[winner_index(cards, excuse_wins=excuse_wins)]
+    return tricks, played
+
+
+def _won_all(tricks: list[list[list[Any]]], taker: int, seat: int) -> bool:
+    """Whether the seat's side won every earlier trick (each trick's winner leads the next)."""
+    leaders = [trick[0][0] for trick in tricks[1:]]
+    return bool(leaders) and all((lead == taker) == (seat == taker) for lead in leaders)
+
+
+def _announcements(
+    info: dict[str, Any], taker: int, played: list[list[int]], slam: bool
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if slam:
+        out.append({"seat": taker, "type": "chelem"})
+    attack = parse_cards(info.get("attack_handle", ""), "deal_info.attack_handle")
+    if attack:
+        out.append({"seat": taker, "type": "poignee", "trumps": [card_name(c) for c in attack]})
+    defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")
+    if defence:
+        shown = _mask(defence)
+        seat = next((s for s in range(4) if s != taker and shown & ~_mask(played[s]) == 0), None)
+        if seat is None:
+            raise TarotClubError(
+                "poignee",
+                "the defence's handle is not among the cards of any one defender",
+                "deal_info.defense_handle",
+            )
+        out.append({"seat": seat, "type": "poignee", "trumps": [card_name(c) for c in defence]})
+    return out
+
+
+def game_id_for(text: bytes) -> str:
+    """The id of an imported deal: a digest of its text, the same wherever it is read from."""
+    return "tarotclub-" + hashlib.sha256(text).hexdigest()[:16]
+
+
+def read_tarotclub(path: str) -> Iterator[SourceItem]:
+    """The deals of a TarotClub file: one deal object, or JSON Lines of them (one item each)."""
+    stream = open_binary(path)
+    try:
+        data = stream.read()
+    except READ_ERRORS as e:
+        raise TricklogError(f"{path}: cannot read: {e}") from e
+    finally:
+        stream.close()
+    try:
+        whole = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict):
+        yield _item(path, None, data, whole)
+        return
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                value = orjson.loads(line)
+            except orjson.JSONDecodeError as e:
+                message = f"line {number} is not valid JSON ({e})"
+                yield SourceItem(
+                    path, number, line, None, [Violation("malformed_json", message, file=path, line=number)]
+                )
+                continue
+            yield _item(path, number, line, value)
+
+
+def _item(path: str, line: int | None, raw: bytes, value: object) -> SourceItem:
+    game_id = game_id_for(raw.strip())
+    origin = {"format": "tarotclub", "file": path, "line": line}
+    record, problems = deal_to_record(value, game_id=game_id, origin=origin)
+    located = [v.at(file=path, line=line) for v in problems]
+    return SourceItem(path, line, raw if record is None else None, record, located)
+
+
+_DOCTEST_DEAL: dict[str, Any] = {
+    "version": "3",
+    "deal_info": {
+        "number_of_players": 4,
+        "taker": "South",
+        "contract": "Guard",
+        "slam": False,
+        "first_trick_lead": "South",
+        "dog": "",
+        "attack_handle": "",
+        "defense_handle": "",
+    },
+    "tricks": ["01-H;13-H;14-H;03-H"],
+}
+
+__all__ = ["NUM_CARDS", "deal_to_record", "looks_like_tarotclub", "read_tarotclub"]

@@ -1,0 +1,244 @@
+"""The play of the 18 tricks: who leads, whose turn, cards held, the obligations.
+
+- The seat after the dealer leads the first trick, or the seat that
+  announced a chelem; the winner of each trick leads the next.
+- Each seat plays once a trick, in turn ("next" is seat + 1).
+- A seat plays a card it holds, as :mod:`trick` allows.
+
+After a fault the replay goes on with what the record says (the seat that
+played, the card it played), so one fault gives one violation.  For the
+obligations, a seat's holding is the cards it is known to hold *and* plays
+later in the record: a card the record never shows it playing again (because
+an earlier play was faulty) does not make a later play look like a renege.
+Where a seat's hand was not recorded in full, it is read from its plays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.games.tarot.cards import EXCUSE, TRUMP, card_name, suit_of, suit_word
+from pipeline.games.tarot.state import TAKER_SIDE, HandState, PlayedTrick, is_seat
+from pipeline.games.tarot.trick import highest_trump, led_suit, play_fault, winner_index
+
+TRICKS = 18
+
+
+def first_leader(state: HandState) -> int:
+    """The seat after the dealer, or the seat that announced a chelem."""
+    result = state.result
+    if result.chelem_announcer is not None:
+        return result.chelem_announcer
+    return (result.dealer + 1) % 4
+
+
+def play_phase(state: HandState, hand: dict[str, Any]) -> None:
+    result = state.result
+    tricks = hand.get("tricks")
+    if tricks is None:
+        if hand.get("thrown_in") is None:
+            state.add("schema", ".tricks", "tricks is missing (18 tricks of [seat, card])")
+        return
+    if not isinstance(tricks, list) or len(tricks) > TRICKS:
+        shown = f"{len(tricks)} tricks" if isinstance(tricks, list) else repr(tricks)
+        state.add("schema", ".tricks", f"tricks must be a list of {TRICKS} tricks, not {shown}")
+        return
+    _note_plays(state, tricks)
+    full_record = len(tricks) == TRICKS
+    leader = first_leader(state)
+    complete = full_record
+    for t, trick in enumerate(tricks):
+        if not isinstance(trick, list):
+            state.add("schema", f".tricks[{t}]", "a trick is a list of [seat, card] plays", trick=t)
+            complete = False
+            break
+        played = _play_trick(state, t, trick, leader, full_record)
+        if played is None:
+            complete = False
+            break
+        if played.winner is not None and any(s in state.suspect for s, _ in played.plays):
+            _winner_from_record(state, played, t, tricks, hand)
+        if len(played.plays) < 4:
+            complete = False
+            state.add(
+                "play_turn",
+                f".tricks[{t}]",
+                f"the trick has {len(played.plays)} cards; each of the 4 seats plays one",
+                trick=t,
+            )
+        if played.winner is None:
+            break
+        if played.winner == result.taker:
+            result.taker_tricks += 1
+        leader = played.winner
+    result.complete = (
+        complete and len(result.tricks) == TRICKS and all(t.winner is not None for t in result.tricks)
+    )
+
+
+def _winner_from_record(
+    state: HandState, played: PlayedTrick, t: int, tricks: list[Any], hand: dict[str, Any]
+) -> None:
+    """A trick a seat played to after its fault: the record's winner (the next
+    leader, or the claimed winner of the last trick) is kept when it differs.
+
+    The fault was reported once; what follows in the record was written from
+    the real play, and replaying the faulty card's effect would report the
+    same fault again as a wrong lead and wrong claims.
+    """
+    said: object = None
+    if t + 1 < len(tricks):
+        following = tricks[t + 1]
+        if isinstance(following, list) and following and isinstance(following[0], list) and following[0]:
+            said = following[0][0]
+    else:
+        claimed = hand.get("claimed")
+        winners = claimed.get("trick_winners") if isinstance(claimed, dict) else None
+        if isinstance(winners, list) and len(winners) > t:
+            said = winners[t]
+    if is_seat(said) and said != played.winner and any(s == said for s, _ in played.plays):
+        assert isinstance(said, int)
+        played.winner = said
+        played.winner_from_record = True
+
+
+def _note_plays(state: HandState, tricks: list[Any]) -> None:
+    """Every card each seat plays in the record; the holding of a seat whose hand is not known."""
+    from pipeline.games.tarot.cards import parse_card
+
+    for trick in tricks:
+        for play in trick if isinstance(trick, list) else ():
+            if isinstance(play, list) and len(play) == 2 and is_seat(play[0]):
+                card = parse_card(play[1])
+                if card is not None:
+                    state.later[play[0]] |= 1 << card
+    for seat in range(4):
+        if not state.sure[seat]:
+            state.held[seat] |= state.later[seat] & ~state.taken
+
+
+def _play_trick(
+    state: HandState, t: int, trick: list[Any], leader: int, full_record: bool
+) -> PlayedTrick | None:
+    """Replay one trick; None when a play cannot be read at all."""
+    from pipeline.games.tarot.cards import parse_card
+
+    result = state.result
+    played = PlayedTrick(leader)
+    result.tricks.append(played)
+    seats: list[int] = []
+    cards: list[int] = []
+    for k, play in enumerate(trick):
+        path = f".tricks[{t}][{k}]"
+        if not (isinstance(play, list) and len(play) == 2 and is_seat(play[0])):
+            state.add("schema", path, f"a play is [seat 0-3, card], not {play!r}", trick=t)
+            return None
+        seat: int = play[0]
+        token = play[1]
+        if seat in seats:
+            state.add("play_turn", path, f"seat {seat} played a second card to the trick", trick=t, seat=seat)
+            continue
+        expected = (leader + len(seats)) % 4
+        if seat != expected:
+            _report_turn(state, t, k, seat, expected, first=not seats)
+            if not seats:
+                leader = seat
+                played.leader = seat
+        card = parse_card(token)
+        if card is None:
+            state.add(
+                "bad_card",
+                f"{path}[1]",
+                f"seat {seat} played {token!r}, which is not a card of the Tarot deck",
+                trick=t,
+                seat=seat,
+            )
+            return None
+        mask = 1 << card
+        holding = state.held[seat] & state.later[seat] if full_record else state.held[seat]
+        state.later[seat] &= ~mask
+        if state.held[seat] & mask and not state.taken & mask:
+            state.held[seat] ^= mask
+            fault = play_fault(holding & ~mask, cards, card)
+            if fault is not None and seat not in state.suspect:
+                _report_obligation(state, t, k, seat, card, cards, fault)
+            if fault is not None:
+                state.suspect.add(seat)
+        elif seat in state.suspect and not state.taken & mask:
+            pass  # a card moved by the seat's earlier fault
+        else:
+            state.suspect.add(seat)
+            state.add(
+                "not_held",
+                path,
+                f"seat {seat} played {card_name(card)}, {state.whereabouts(card, seat)}",
+                trick=t,
+                seat=seat,
+            )
+        state.taken |= mask
+        seats.append(seat)
+        cards.append(card)
+        played.plays.append((seat, card))
+    if not cards:
+        return played
+    excuse_wins = t == TRICKS - 1 and EXCUSE in cards and _side_won_all(state, seats[cards.index(EXCUSE)])
+    played.winner = seats[winner_index(cards, excuse_wins=excuse_wins)]
+    return played
+
+
+def _side_won_all(state: HandState, seat: int) -> bool:
+    """The side of ``seat`` won every trick so far (the Excuse then wins the last one)."""
+    result = state.result
+    side = result.side_of(seat)
+    done = result.tricks[:-1]
+    return bool(done) and all(p.winner is not None and result.side_of(p.winner) == side for p in done)
+
+
+def _report_turn(state: HandState, t: int, k: int, seat: int, expected: int, *, first: bool) -> None:
+    path = f".tricks[{t}][{k}]"
+    result = state.result
+    if first and t == 0 and result.chelem_announcer is not None:
+        state.add(
+            "chelem",
+            path,
+            f"seat {seat} led, but seat {expected} announced a chelem and leads the first trick",
+            trick=t,
+            seat=expected,
+        )
+    elif first:
+        why = "won the previous trick" if t else "sits after the dealer and leads first"
+        state.add("lead", path, f"seat {seat} led; seat {expected} {why}", trick=t, seat=seat)
+    else:
+        state.add(
+            "play_turn",
+            path,
+            f"seat {seat} played out of turn; it was seat {expected}'s turn",
+            trick=t,
+            seat=seat,
+        )
+
+
+def _report_obligation(
+    state: HandState, t: int, k: int, seat: int, card: int, trick: list[int], fault: tuple[str, int]
+) -> None:
+    code, instead = fault
+    led = led_suit(trick)
+    assert led is not None
+    lead = f"a {suit_word(led)} lead"
+    if code == "renege":
+        message = f"seat {seat} played {card_name(card)} on {lead} while holding {card_name(instead)}"
+    elif code == "must_trump":
+        message = (
+            f"seat {seat} played {card_name(card)} on {lead}, void in {suit_word(led)}s, "
+            f"while holding the trump {card_name(instead)}"
+        )
+    else:
+        top = highest_trump(trick)
+        message = (
+            f"seat {seat} played {card_name(card)} under T{top} while holding {card_name(instead)}, "
+            "a higher trump"
+        )
+    state.add(code, f".tricks[{t}][{k}]", message, trick=t, seat=seat)
+
+
+__all__ = ["TAKER_SIDE", "TRICKS", "TRUMP", "first_leader", "play_phase", "suit_of"]

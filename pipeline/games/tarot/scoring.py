@@ -1,0 +1,197 @@
+"""Counting the cards and scoring the taker's contract.
+
+Card points (in half points, 182 in the deck) go to the side that won each
+trick, plus the écart (prise, garde) or the unseen chien (garde sans: the
+taker; garde contre: the defence).  The Excuse stays with its side, which
+gives a half-point card in exchange, except at the last trick, where it goes
+to the side that wins that trick (``rules.excuse_last_trick``) unless its
+side made a chelem.
+
+The taker needs 56, 51, 41 or 36 points with 0-3 bouts; reaching the target
+exactly is made.  The contract is worth
+
+    X = s(25 + |P - T|)m + 10bm + s*poignee + chelem
+
+where ``s`` is +1 made / -1 down, ``m`` the multiplier (1/2/4/6), ``b`` +1 when
+the taker wins the last trick with the Petit in it and -1 when the defence
+does.  The taker scores 3X and each defender -X.
+
+The seed's worked check: the attack's tricks hold one bout and 44 points, the
+chien the 21 and five low cards (7 points).
+
+>>> from pipeline.games.tarot.rules import Rules
+>>> contract_value(Rules(), "garde_sans", taker_half=2 * 51, bouts=2)
+(41, 10.0, True, 140)
+>>> contract_value(Rules(), "garde_contre", taker_half=2 * 44, bouts=1)
+(51, -7.0, False, -192)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, HALF_POINTS, PETIT, cards_in, count
+from pipeline.games.tarot.rules import POIGNEE_NAMES, Rules, target
+from pipeline.games.tarot.state import DEFENCE_SIDE, SIDE_NAMES, TAKER_SIDE, HandState, TarotHand
+
+LAST = 17
+
+
+@dataclass(frozen=True, slots=True)
+class CardCount:
+    """Who ended with which cards."""
+
+    #: The cards each side ends with (taker side, defence side), as masks.
+    won: tuple[int, int]
+    #: Half points each side gives or gets for the Excuse exchange.
+    exchange: tuple[int, int]
+
+    @property
+    def taker_half(self) -> int:
+        return sum(HALF_POINTS[c] for c in cards_in(self.won[TAKER_SIDE])) + self.exchange[TAKER_SIDE]
+
+    @property
+    def defence_half(self) -> int:
+        return sum(HALF_POINTS[c] for c in cards_in(self.won[DEFENCE_SIDE])) + self.exchange[DEFENCE_SIDE]
+
+    @property
+    def bouts(self) -> int:
+        return count(self.won[TAKER_SIDE] & BOUTS)
+
+    @property
+    def excuse_side(self) -> int | None:
+        for side in (TAKER_SIDE, DEFENCE_SIDE):
+            if self.won[side] & EXCUSE_BIT:
+                return side
+        return None
+
+
+def count_cards(result: TarotHand, rules: Rules) -> CardCount:
+    """The cards each side ends with, tricks, chien or écart, and the Excuse."""
+    won = [0, 0]
+    exchange = [0, 0]
+    for trick in result.tricks:
+        if trick.winner is not None:
+            won[result.side_of(trick.winner)] |= sum(1 << c for c in trick.cards)
+    chien = sum(1 << c for c in result.chien)
+    if result.contract in ("prise", "garde"):
+        won[TAKER_SIDE] |= sum(1 << c for c in result.ecart)
+    elif result.contract == "garde_sans":
+        won[TAKER_SIDE] |= chien
+    else:
+        won[DEFENCE_SIDE] |= chien
+    for t, trick in enumerate(result.tricks):
+        owner = trick.seat_of(EXCUSE)
+        if owner is None or trick.winner is None:
+            continue
+        own, took = result.side_of(owner), result.side_of(trick.winner)
+        if t < LAST:
+            if own != took:  # the Excuse goes back to its side, for a low card
+                won[took] &= ~EXCUSE_BIT
+                won[own] |= EXCUSE_BIT
+                exchange[own] -= 1
+                exchange[took] += 1
+        elif rules.excuse_last_trick == "lost" and own == took and trick.winner != owner:
+            won[own] &= ~EXCUSE_BIT  # lost at the last trick: the other side takes it,
+            won[1 - own] |= EXCUSE_BIT  # and gives a low card for it
+            exchange[1 - own] -= 1
+            exchange[own] += 1
+    return CardCount((won[0], won[1]), (exchange[0], exchange[1]))
+
+
+def petit_au_bout(result: TarotHand, rules: Rules) -> int:
+    """+1 when the taker won the last trick with the Petit in it, -1 when the defence did, else 0.
+
+    In a chelem whose side plays the Excuse to the last trick, the last-but-one
+    trick counts (FFT; ``rules.petit_au_bout_before_excuse``).
+    """
+    if len(result.tricks) <= LAST:
+        return 0
+    last = result.tricks[LAST]
+    if (
+        rules.petit_au_bout_before_excuse
+        and EXCUSE in last.cards
+        and (result.chelem_made or result.defence_chelem)
+    ):
+        last = result.tricks[LAST - 1]
+    if PETIT not in last.cards or last.winner is None:
+        return 0
+    return 1 if result.side_of(last.winner) == TAKER_SIDE else -1
+
+
+def rounded_difference(half_diff: int, step: int) -> int:
+    """|P - T| in points, from half points, rounded to a multiple of ``step`` (halves up)."""
+    points = (half_diff + 1) // 2
+    if step <= 1:
+        return points
+    return (points + step // 2) // step * step
+
+
+def contract_value(
+    rules: Rules, contract: str, *, taker_half: int, bouts: int
+) -> tuple[int, float, bool, int]:
+    """Target, margin (points, negative when down), made, and the signed base ``s(25 + |P - T|)m``."""
+    goal = target(bouts)
+    margin_half = taker_half - 2 * goal
+    made = margin_half >= 0
+    diff = rounded_difference(abs(margin_half), rules.round_difference)
+    base = (25 + diff) * rules.multiplier(contract)
+    return goal, margin_half / 2, made, base if made else -base
+
+
+def poignee_value(rules: Rules, result: TarotHand, made: bool) -> int:
+    """The poignées, counted for the taker's side (s * poignee)."""
+    total = 0
+    for seat, name in result.poignees:
+        value = rules.poignee_values[POIGNEE_NAMES.index(name)]
+        if rules.poignee_to == "winner":
+            total += value if made else -value
+        else:
+            total += value if seat == result.taker else -value
+    return total
+
+
+def chelem_value(rules: Rules, result: TarotHand) -> int:
+    """The chelem bonus for the taker's side (never two of them at once)."""
+    by_taker = result.chelem_announced and result.chelem_announcer == result.taker
+    by_defence = result.chelem_announced and not by_taker
+    if result.chelem_made:
+        return rules.chelem_announced if by_taker else rules.chelem_unannounced
+    if result.defence_chelem:
+        return -(rules.chelem_announced if by_defence else rules.chelem_defence)
+    if by_taker:
+        return -rules.chelem_failed
+    if by_defence:
+        return rules.chelem_failed
+    return 0
+
+
+def scoring_phase(state: HandState) -> None:
+    """Count the cards and score a hand played to its end."""
+    result = state.result
+    rules = state.rules
+    if not result.complete or result.taker is None or result.contract is None:
+        return
+    counted = count_cards(result, rules)
+    result.taker_half_points = counted.taker_half
+    result.bouts = counted.bouts
+    side = counted.excuse_side
+    result.excuse_owner_side = None if side is None else SIDE_NAMES[side]
+    result.chelem_made = result.taker_tricks == len(result.tricks)
+    result.defence_chelem = result.taker_tricks == 0
+    goal, margin, made, base = contract_value(
+        rules, result.contract, taker_half=counted.taker_half, bouts=counted.bouts
+    )
+    result.target, result.margin, result.made = goal, margin, made
+    b = petit_au_bout(result, rules)
+    result.petit_au_bout = None if b == 0 else "taker" if b > 0 else "defence"
+    x = base + rules.petit_au_bout * b * rules.multiplier(result.contract)
+    x += poignee_value(rules, result, made) + chelem_value(rules, result)
+    result.contract_score = x
+    taker = result.taker
+    result.scores = (
+        3 * x if taker == 0 else -x,
+        3 * x if taker == 1 else -x,
+        3 * x if taker == 2 else -x,
+        3 * x if taker == 3 else -x,
+    )

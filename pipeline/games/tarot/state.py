@@ -1,0 +1,254 @@
+"""What the replay builds: one :class:`TarotHand` per hand, one :class:`TarotReplay`
+per game, and the working state of the hand being replayed (:class:`HandState`).
+
+The phase modules (:mod:`deal`, :mod:`bidding`, :mod:`chien`,
+:mod:`announcements`, :mod:`play`, :mod:`scoring`, :mod:`claims`) each read
+their part of the record into a :class:`HandState` and report through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.games.tarot.cards import EXCUSE, card_name, cards_in, format_points, parse_card
+from pipeline.games.tarot.rules import Rules
+from pipeline.violations import Violation
+
+#: The two sides of a hand: the taker alone, and the three defenders.
+TAKER_SIDE, DEFENCE_SIDE = 0, 1
+SIDE_NAMES = ("taker", "defence")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    seat: int
+    call: str
+
+
+@dataclass(slots=True)
+class PlayedTrick:
+    """One trick as replayed: who led, the plays in order, who won it."""
+
+    leader: int
+    plays: list[tuple[int, int]] = field(default_factory=list)
+    winner: int | None = None
+    #: A seat that had already gone wrong played to this trick, and the record
+    #: names another winner than the cards do: the record's winner was kept.
+    winner_from_record: bool = False
+
+    @property
+    def cards(self) -> list[int]:
+        return [c for _, c in self.plays]
+
+    def seat_of(self, card: int) -> int | None:
+        return next((s for s, c in self.plays if c == card), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "winner": self.winner,
+            "plays": [[s, card_name(c)] for s, c in self.plays],
+        }
+
+
+@dataclass(slots=True)
+class TarotHand:
+    """What one hand came to, as the replay saw it."""
+
+    index: int
+    dealer: int
+    #: The deal (4 hands of 18 and the chien) was recorded in full and is a deck.
+    deal_known: bool = False
+    #: No violation names this hand.
+    valid: bool = True
+    #: The hand was played to its 18th trick and scored (or it was thrown in).
+    complete: bool = False
+    #: None, "all_passed" or "petit_sec".
+    thrown_in: str | None = None
+    bids: list[Bid] = field(default_factory=list)
+    contract: str | None = None
+    taker: int | None = None
+    #: The dealt hands as masks, by seat, and the chien and écart as cards.
+    deal: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    chien: list[int] = field(default_factory=list)
+    ecart: list[int] = field(default_factory=list)
+    #: Poignées shown, as (seat, "simple" | "double" | "triple").
+    poignees: list[tuple[int, str]] = field(default_factory=list)
+    chelem_announced: bool = False
+    chelem_announcer: int | None = None
+    tricks: list[PlayedTrick] = field(default_factory=list)
+    #: Tricks the taker won.
+    taker_tricks: int = 0
+    #: The taker's card points, in half points (``taker_points`` is the number).
+    taker_half_points: int = 0
+    bouts: int = 0
+    target: int | None = None
+    #: Taker points minus target (negative when down), in points.
+    margin: float | None = None
+    made: bool | None = None
+    #: None, "taker" or "defence": who won the last trick with the Petit in it.
+    petit_au_bout: str | None = None
+    #: The taker won every trick / the taker won none.
+    chelem_made: bool = False
+    defence_chelem: bool = False
+    #: The side ("taker" / "defence") that ends the hand with the Excuse.
+    excuse_owner_side: str | None = None
+    #: The taker's contract score X (the taker scores 3X, each defender -X).
+    contract_score: int = 0
+    #: This hand's score, by seat (four numbers summing to zero).
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: The running totals after this hand, by seat.
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def taker_points(self) -> float:
+        return self.taker_half_points / 2
+
+    @property
+    def trick_winners(self) -> list[int | None]:
+        return [t.winner for t in self.tricks]
+
+    def side_of(self, seat: int) -> int:
+        return TAKER_SIDE if seat == self.taker else DEFENCE_SIDE
+
+
+@dataclass(slots=True)
+class TarotReplay:
+    """A replayed game: its hands, running totals and every violation found."""
+
+    game_id: str | None
+    rules: Rules
+    players: list[str] = field(default_factory=list)
+    hands: list[TarotHand] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    #: Cumulative score per seat after the last hand.
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Top-level fields the spec does not name: kept by the loader, warned about.
+    unknown_fields: list[str] = field(default_factory=list)
+
+
+class Context:
+    """Collects violations for one game, stamped with its id."""
+
+    __slots__ = ("game_id", "violations")
+
+    def __init__(self, game_id: str | None) -> None:
+        self.game_id = game_id
+        self.violations: list[Violation] = []
+
+    def add(
+        self,
+        code: str,
+        hand: int | None,
+        path: str,
+        message: str,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+        rule: str | None = None,
+    ) -> None:
+        if hand is not None:
+            message = (
+                f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+            )
+        self.violations.append(
+            Violation(code, message, self.game_id, hand, path, rule=rule, trick=trick, seat=seat)
+        )
+
+
+class HandState:
+    """The state of one hand being replayed: holdings and what is known of the cards."""
+
+    __slots__ = ("ctx", "held", "index", "later", "located", "result", "rules", "sure", "suspect", "taken")
+
+    def __init__(self, ctx: Context, rules: Rules, index: int, dealer: int) -> None:
+        self.ctx = ctx
+        self.rules = rules
+        self.index = index
+        self.result = TarotHand(index, dealer)
+        #: The cards each seat holds now.
+        self.held = [0, 0, 0, 0]
+        #: Whether each seat's holding is known from the deal (else read from its plays).
+        self.sure = [False, False, False, False]
+        #: The cards each seat plays from here on, as the record says (see :mod:`play`).
+        self.later = [0, 0, 0, 0]
+        #: Where each card went: "seat 2", "the chien", "the écart" ... for messages.
+        self.located: dict[int, str] = {}
+        #: Cards out of every hand: the chien (until taken up), the écart, the played cards.
+        self.taken = 0
+        #: Seats whose play already went wrong in this hand: their later plays are
+        #: not held against them (one fault, one violation).
+        self.suspect: set[int] = set()
+
+    def add(
+        self,
+        code: str,
+        path: str,
+        message: str,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+        rule: str | None = None,
+    ) -> None:
+        self.result.valid = False
+        self.ctx.add(
+            code, self.index, f"hands[{self.index}]{path}", message, trick=trick, seat=seat, rule=rule
+        )
+
+    def card(
+        self, token: object, path: str, *, trick: int | None = None, seat: int | None = None
+    ) -> int | None:
+        """A card token, or None after reporting it as ``bad_card``."""
+        card = parse_card(token)
+        if card is None:
+            self.add("bad_card", path, f"{token!r} is not a card of the Tarot deck", trick=trick, seat=seat)
+        return card
+
+    def whereabouts(self, card: int, seat: int) -> str:
+        """Where a card a seat did not hold was, for a message."""
+        for t, trick in enumerate(self.result.tricks):
+            owner = trick.seat_of(card)
+            if owner is not None:
+                return f"already played by seat {owner} in trick {t}"
+        for other in range(4):
+            if other != seat and self.held[other] >> card & 1:
+                return f"held by seat {other}"
+        where = self.located.get(card)
+        if where is not None:
+            return f"which was in {where}"
+        return "which it was not dealt"
+
+
+def is_seat(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
+
+
+def is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def names(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_in(mask))
+
+
+def points_text(half: int) -> str:
+    return format_points(half)
+
+
+__all__ = [
+    "DEFENCE_SIDE",
+    "EXCUSE",
+    "SIDE_NAMES",
+    "TAKER_SIDE",
+    "Bid",
+    "Context",
+    "HandState",
+    "PlayedTrick",
+    "TarotHand",
+    "TarotReplay",
+    "is_int",
+    "is_seat",
+    "names",
+    "points_text",
+]
