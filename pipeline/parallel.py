@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import islice
 from multiprocessing.pool import AsyncResult
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from pipeline.games import replay_item
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
 
@@ -60,13 +61,25 @@ def jobs_for(requested: int) -> int:
     return requested if requested > 0 else os.cpu_count() or 1
 
 
-def in_workers(chunks: Iterator[T], work: Callable[[T], list[R]], jobs: int) -> Iterator[tuple[T, list[R]]]:
+def in_workers(
+    chunks: Iterator[T],
+    work: Callable[[T], list[R]],
+    jobs: int,
+    *,
+    fresh: bool = False,
+    setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
+) -> Iterator[tuple[T, list[R]]]:
     """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
-    ``AHEAD`` chunks per process are in flight."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    ``AHEAD`` chunks per process are in flight.
+
+    Workers are forked from this process (cheap: they share what it has
+    loaded), unless ``fresh``: then they start from a clean server process, as
+    a caller holding an open database connection needs (a forked child would
+    share its file handles and locks).  ``setup`` is ``(function, args)`` run
+    once in each worker as it starts."""
     pending: deque[tuple[T, AsyncResult[list[R]]]] = deque()
-    with context.Pool(jobs) as pool:
+    initializer, initargs = setup if setup is not None else (None, ())
+    with _context(fresh).Pool(jobs, initializer, initargs) as pool:
         while True:
             while len(pending) < jobs * AHEAD and (chunk := next(chunks, None)) is not None:
                 pending.append((chunk, pool.apply_async(work, (chunk,))))
@@ -74,6 +87,12 @@ def in_workers(chunks: Iterator[T], work: Callable[[T], list[R]], jobs: int) -> 
                 return
             chunk, result = pending.popleft()
             yield chunk, result.get()
+
+
+def _context(fresh: bool) -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
+    return multiprocessing.get_context(next(m for m in wanted if m in methods))
 
 
 def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
@@ -93,8 +112,6 @@ def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDiges
 
 
 def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:
-    from pipeline.validate import replay_item
-
     out: list[LineResult] = []
     for number, line in chunk:
         item = parse_line(path, number, line)

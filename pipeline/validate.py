@@ -18,10 +18,10 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.games import Replay, importers, installed, replay_record
+from pipeline.games import Replay, importers, installed, replay_item
 from pipeline.sources import (
     BOM,
     READ_ERRORS,
@@ -204,33 +204,6 @@ def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
         elif game_id is not None:
             seen.add(game_id)
         yield CheckedGame(item, replay, violations, duplicate)
-
-
-def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:
-    """Replay an item's game with the engine of its format; every violation found
-    reading and replaying it, placed in its input (file, line, and source deal for an import)."""
-    assert item.record is not None
-    replay = replay_record(item.record)
-    deals = _source_deals(item.record)
-    violations = [v.at(file=item.file, line=item.line) for v in item.violations]
-    violations += [_locate(v, item, deals) for v in replay.violations]
-    return replay, violations
-
-
-def _source_deals(record: dict[str, Any]) -> list[Any] | None:
-    """For an imported game, the source's own number of each hand (``origin.deals``)."""
-    origin = record.get("origin")
-    deals = origin.get("deals") if isinstance(origin, dict) else None
-    return deals if isinstance(deals, list) else None
-
-
-def _locate(violation: Violation, item: SourceItem, deals: list[Any] | None) -> Violation:
-    """A replay violation placed in its input file, and in its source deal for an imported game."""
-    located = violation.at(file=item.file, line=item.line)
-    hand = violation.hand
-    if deals is None or hand is None or not 0 <= hand < len(deals):
-        return located
-    return replace(located, message=f"deal {deals[hand]} of the source: {violation.message}")
 
 
 def validate(

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import time
+import sys
 from pathlib import Path
 
-from cli import TRICKLOG
 from warehouse_helpers import counts, many_games
 
 from pipeline.warehouse.api import load
@@ -21,21 +19,22 @@ def test_sigkill_then_reload_equals_a_clean_load(tmp_path: Path) -> None:
     source.write_bytes(b"\n".join([*many_games(GAMES), b"not json"]) + b"\n")
     killed_db, clean_db = tmp_path / "killed.duckdb", tmp_path / "clean.duckdb"
 
-    args = [*TRICKLOG, "load", str(source), "--db", str(killed_db), "--batch-size", "20", "--json"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wal = Path(str(killed_db) + ".wal")
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        if wal.exists() and wal.stat().st_size > 100_000:  # a few batches are committed
-            break
-        time.sleep(0.01)
-    assert proc.poll() is None, "the load ended before it could be killed"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    # A real load in its own process, killed by SIGKILL right after its third committed batch.
+    script = (
+        "import os, signal, sys\n"
+        "from pipeline.warehouse.api import load\n"
+        "def kill_after_third(summary):\n"
+        "    if summary.batches == 3:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "load([sys.argv[1]], sys.argv[2], batch_size=20, on_batch=kill_after_third)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(source), str(killed_db)], check=False, timeout=300
+    )
+    assert proc.returncode == -signal.SIGKILL
 
     partial = counts(killed_db)
-    assert 0 < partial["games"] < GAMES
-    assert partial["games"] % 20 == 0 or partial["quarantine"] == 1  # whole batches only
+    assert partial["games"] == 3 * 20  # three whole batches, nothing of the fourth
     _assert_batches_whole(killed_db)
 
     rerun = load([str(source)], killed_db)

@@ -24,7 +24,7 @@ pytest and Dask find plugins::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pipeline.violations import Violation
 
 if TYPE_CHECKING:
-    from pipeline.sources import Reader
+    from pipeline.sources import Reader, SourceItem
     from pipeline.tables import GameTables
 
 ENTRY_POINT_GROUP = "tricklog.games"
@@ -204,3 +204,30 @@ def replay_record(record: dict[str, Any]) -> Replay:
     said = "format is missing" if fmt is None else f"format {fmt!r} is not a game tricklog knows"
     message = f"{said}; the installed games read {', '.join(map(repr, record_formats()))}"
     return UnclaimedRecord(game_id, [Violation("schema", message, game_id, None, "format")])
+
+
+def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:
+    """Replay an item's game with the engine of its format; every violation found
+    reading and replaying it, placed in its input (file, line, and source deal for an import)."""
+    assert item.record is not None
+    replay = replay_record(item.record)
+    deals = _source_deals(item.record)
+    violations = [v.at(file=item.file, line=item.line) for v in item.violations]
+    violations += [_locate(v, item, deals) for v in replay.violations]
+    return replay, violations
+
+
+def _source_deals(record: dict[str, Any]) -> list[Any] | None:
+    """For an imported game, the source's own number of each hand (``origin.deals``)."""
+    origin = record.get("origin")
+    deals = origin.get("deals") if isinstance(origin, dict) else None
+    return deals if isinstance(deals, list) else None
+
+
+def _locate(violation: Violation, item: SourceItem, deals: list[Any] | None) -> Violation:
+    """A replay violation placed in its input file, and in its source deal for an imported game."""
+    located = violation.at(file=item.file, line=item.line)
+    hand = violation.hand
+    if deals is None or hand is None or not 0 <= hand < len(deals):
+        return located
+    return replace(located, message=f"deal {deals[hand]} of the source: {violation.message}")

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.games import game_for_record
 from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_binary, parse_line, read_jsonl
-from pipeline.validate import check_format, reader_for, replay_item
+from pipeline.validate import check_format, reader_for
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
-from pipeline.warehouse.tables import Batch, content_hash
+from pipeline.warehouse.prepare import Prepared, Replayed, prepare, replay_for_load
+from pipeline.warehouse.tables import Batch
 
 if TYPE_CHECKING:
     import duckdb
@@ -44,65 +44,7 @@ if TYPE_CHECKING:
     import polars as pl
 
 BATCH_GAMES = 5000
-#: Game-level schema problems that keep a record out of ``games``.
-REQUIRED_PATHS = frozenset({"format", "game_id", "players", "hands"})
 VERSION = "0.1.0"
-
-
-@dataclass(slots=True)
-class Replayed:
-    """A game's replay as the loader needs it: its id, its violations, the problems
-    that keep it out of ``games``, and its rows when it can go in."""
-
-    game_id: str | None
-    violations: list[Violation]
-    blocking: list[Violation]
-    #: The rows of the game (None: it cannot be loaded).
-    rows: dict[str, list[tuple[Any, ...]]] | None
-    #: Why a replayed game with an id still cannot be loaded (no warehouse tables for its game).
-    unsupported: str | None = None
-
-
-def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Replayed:
-    """Replay an item's game and, when it can be loaded, build its rows."""
-    assert item.record is not None
-    item.line = line
-    replay, violations = replay_item(item)
-    blocking = [v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS]
-    if blocking or replay.game_id is None:
-        return Replayed(replay.game_id, violations, blocking, None)
-    game = game_for_record(item.record)
-    assert game is not None  # a record no game claims has a blocking schema violation on `format`
-    if game.tables is None:
-        return Replayed(
-            replay.game_id, violations, blocking, None, f"the warehouse has no tables for {game.name}"
-        )
-    batch = Batch(run_id)
-    batch.add_game(game, item.record, replay, (item.file, line), digest)
-    batch.add_violations(violations, item.record.get("players"))
-    return Replayed(replay.game_id, violations, blocking, batch.rows)
-
-
-@dataclass(slots=True)
-class Prepared:
-    """One input item made ready to route: its id and content hash, and its replay
-    (done here, or in a worker process, or left for the router to do)."""
-
-    item: SourceItem
-    raw: bytes
-    is_game: bool
-    game_id: str | None = None
-    digest: str | None = None
-    replayed: Replayed | None = None
-
-
-def prepare(item: SourceItem, raw: bytes) -> Prepared:
-    record = item.record
-    if record is None:
-        return Prepared(item, raw, False)
-    raw_id = record.get("game_id")
-    game_id = raw_id if isinstance(raw_id, str) and raw_id else None
-    return Prepared(item, raw, True, game_id, content_hash(record))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,15 +113,18 @@ def load(
     batch_size: int = BATCH_GAMES,
     on_line: Callable[[], None] | None = None,
     jobs: int = 1,
+    on_batch: Callable[[LoadSummary], None] | None = None,
 ) -> LoadSummary:
     """Load inputs into the warehouse at ``db`` (created if missing); JSON Lines
-    inputs are parsed and replayed on ``jobs`` processes."""
+    inputs are parsed and replayed on ``jobs`` processes.  ``on_line`` is called
+    for each input line read, ``on_batch`` with the run's counts after each
+    committed batch."""
     check_format(fmt)
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
         files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
         con = connect(db, read_only=False)
         try:
-            loader = _Loader(con, str(db), files, batch_size, on_line, jobs)
+            loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch)
             return loader.run(fmt)
         finally:
             con.close()
@@ -229,11 +174,13 @@ class _Loader:
         batch_size: int,
         on_line: Callable[[], None] | None,
         jobs: int = 1,
+        on_batch: Callable[[LoadSummary], None] | None = None,
     ) -> None:
         self.con = con
         self.files = files
         self.batch_size = batch_size
         self.on_line = on_line
+        self.on_batch = on_batch
         self.jobs = jobs
         self.summary = LoadSummary(_start_run(con, files), db, files)
         self.batch = Batch(self.summary.run_id)
@@ -269,7 +216,7 @@ class _Loader:
         if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
             from pipeline.warehouse.parallel_load import prepare_in_workers
 
-            return prepare_in_workers(file, self.summary.run_id, self.jobs, set(self.known))
+            return prepare_in_workers(file.name, file.path, self.summary.run_id, self.jobs, set(self.known))
         return (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
 
     def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
@@ -361,6 +308,8 @@ class _Loader:
             con.rollback()
             raise
         self.batch = Batch(s.run_id)
+        if self.on_batch is not None:
+            self.on_batch(s)
 
 
 @contextlib.contextmanager

@@ -6,26 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING
 
 from pipeline.parallel import in_workers, line_chunks
 from pipeline.sources import parse_line
-
-if TYPE_CHECKING:
-    from pipeline.warehouse.load import InputFile, Prepared
-
+from pipeline.warehouse.prepare import Prepared, prepare, replay_for_load
 
 #: Game ids the warehouse held when the workers were started: their lines are
 #: only hashed, not replayed (the loader counts them already present, or
-#: quarantines them).  Workers forked from the loader inherit it.
+#: quarantines them).  Each worker gets it once, when it starts.
 _KNOWN: frozenset[str] = frozenset()
 
 
-def prepare_in_workers(file: InputFile, run_id: int, jobs: int, known: set[str]) -> Iterator[Prepared]:
+def _know(known: frozenset[str]) -> None:
     global _KNOWN
-    _KNOWN = frozenset(known)
-    work = partial(_prepare_lines, file.name, run_id)
-    for chunk, prepared in in_workers(line_chunks(file.path), work, jobs):
+    _KNOWN = known
+
+
+def prepare_in_workers(name: str, path: str, run_id: int, jobs: int, known: set[str]) -> Iterator[Prepared]:
+    """Each line of the input at ``path`` (given as ``name``) prepared by ``jobs`` workers, in order.
+
+    The workers are not forked from the loader, which holds an open DuckDB
+    connection: they start from a fresh server process (``forkserver``, or
+    ``spawn`` where there is none)."""
+    work = partial(_prepare_lines, name, run_id)
+    chunks = line_chunks(path)
+    for chunk, prepared in in_workers(chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))):
         for (_, raw), one in zip(chunk, prepared, strict=True):
             one.raw = raw
             yield one
@@ -34,8 +39,6 @@ def prepare_in_workers(file: InputFile, run_id: int, jobs: int, known: set[str])
 def _prepare_lines(name: str, run_id: int, chunk: list[tuple[int, bytes]]) -> list[Prepared]:
     """In a worker: each line parsed, hashed and replayed, its rows built (raw text left
     out: the loader still holds it)."""
-    from pipeline.warehouse.load import prepare, replay_for_load
-
     out = []
     for number, line in chunk:
         one = prepare(parse_line(name, number, line), b"")

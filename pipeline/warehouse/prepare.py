@@ -1,0 +1,73 @@
+"""Making one input item ready for the loader: its id and content hash, its
+replay and, when it can be loaded, its rows.  Done by the loader itself or by
+worker processes (``parallel_load``), the same function either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.games import game_for_record, replay_item
+from pipeline.sources import SourceItem
+from pipeline.violations import Violation
+from pipeline.warehouse.tables import Batch, content_hash
+
+#: Game-level schema problems that keep a record out of ``games``.
+REQUIRED_PATHS = frozenset({"format", "game_id", "players", "hands"})
+
+
+@dataclass(slots=True)
+class Replayed:
+    """A game's replay as the loader needs it: its id, its violations, the problems
+    that keep it out of ``games``, and its rows when it can go in."""
+
+    game_id: str | None
+    violations: list[Violation]
+    blocking: list[Violation]
+    #: The rows of the game (None: it cannot be loaded).
+    rows: dict[str, list[tuple[Any, ...]]] | None
+    #: Why a replayed game with an id still cannot be loaded (no warehouse tables for its game).
+    unsupported: str | None = None
+
+
+def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Replayed:
+    """Replay an item's game and, when it can be loaded, build its rows."""
+    assert item.record is not None
+    item.line = line
+    replay, violations = replay_item(item)
+    blocking = [v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS]
+    if blocking or replay.game_id is None:
+        return Replayed(replay.game_id, violations, blocking, None)
+    game = game_for_record(item.record)
+    assert game is not None  # a record no game claims has a blocking schema violation on `format`
+    if game.tables is None:
+        return Replayed(
+            replay.game_id, violations, blocking, None, f"the warehouse has no tables for {game.name}"
+        )
+    batch = Batch(run_id)
+    batch.add_game(game, item.record, replay, (item.file, line), digest)
+    batch.add_violations(violations, item.record.get("players"))
+    return Replayed(replay.game_id, violations, blocking, batch.rows)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """One input item made ready to route: its id and content hash, and its replay
+    (done here, or in a worker process, or left for the router to do)."""
+
+    item: SourceItem
+    raw: bytes
+    is_game: bool
+    game_id: str | None = None
+    digest: str | None = None
+    replayed: Replayed | None = None
+
+
+def prepare(item: SourceItem, raw: bytes) -> Prepared:
+    record = item.record
+    if record is None:
+        return Prepared(item, raw, False)
+    raw_id = record.get("game_id")
+    game_id = raw_id if isinstance(raw_id, str) and raw_id else None
+    return Prepared(item, raw, True, game_id, content_hash(record))
