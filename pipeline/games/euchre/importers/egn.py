@@ -208,8 +208,8 @@ class _Hand:
 
     number: int
     hand: dict[str, Any]
-    #: (code, path inside the hand, message, rule) found by the importer itself.
-    findings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    #: (code, path inside the hand, message, rule, seat at fault) found by the importer itself.
+    findings: list[tuple[str, str, str, str | None, int | None]] = field(default_factory=list)
 
 
 def _read_game(
@@ -235,7 +235,7 @@ def _read_game(
         yield SourceItem(path, line, raw, None, game.violations)
         return
     stretches = _convert_deals(game, deals)
-    _check_num_deals(game, len(deals))
+    _check_num_deals(game, len(deals), whole=len(stretches) == 1)
     base = _base_record(game, metadata, players or metadata.get("players"))
     records = _assemble(game, base, metadata, stretches)
     if not records and not game.violations:  # no deal recorded: a game with no hands
@@ -375,13 +375,16 @@ def _findings(game: _Game, game_id: str, stretch: list[_Hand]) -> list[Violation
             file=game.file,
             line=game.line,
             rule=rule,
+            seat=seat,
         )
         for index, converted in enumerate(stretch)
-        for code, path, message, rule in converted.findings
+        for code, path, message, rule, seat in converted.findings
     ]
 
 
-def _check_num_deals(game: _Game, total: int) -> None:
+def _check_num_deals(game: _Game, total: int, *, whole: bool) -> None:
+    """Deals past ``num_deals``: the first of them, a hand of the game's record
+    when every deal was converted (``whole``: deal ``k`` is then hand ``k``)."""
     limit = game.ruleset.get("num_deals", 0)
     if isinstance(limit, int) and 0 < limit < total:
         game.violations.append(
@@ -389,6 +392,7 @@ def _check_num_deals(game: _Game, total: int) -> None:
                 "game_over",
                 f"{total} deals recorded; the ruleset plays {limit} (num_deals)",
                 game_id=game.game_id,
+                hand=limit if whole else None,
                 path=f"deals[{limit}]",
                 file=game.file,
                 line=game.line,
@@ -559,6 +563,7 @@ class _DealConverter:
                     ".bids",
                     f"seat {maker}, the dealer's partner, ordered the upcard up without going alone (Canadian loner)",
                     "canadian_loner",
+                    maker,
                 )
             )
 

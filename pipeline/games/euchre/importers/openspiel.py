@@ -258,6 +258,20 @@ class _Decoder:
         else:
             self._start_play()
 
+    def to_act(self) -> tuple[int | None, Seat | None]:
+        """The trick being played (None outside play) and the seat to act (None at chance nodes)."""
+        match self.phase:
+            case Phase.BIDDING | Phase.DEFEND_ALONE:
+                return None, self.turn
+            case Phase.DISCARD:
+                return None, self.dealer
+            case Phase.GO_ALONE:
+                return None, self.maker
+            case Phase.PLAY:
+                starts = not self.tricks or len(self.tricks[-1]) == 4 - len(self.sitting_out())
+                return len(self.tricks) - (not starts), self.turn
+        return None, None
+
     def sitting_out(self) -> tuple[Seat, ...]:
         return sitting_out(self.maker, self.alone, self.defender_alone)
 
@@ -347,9 +361,16 @@ def history_to_record(
 def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[Violation]:
     """Apply the actions in order; stop at the first one the phase cannot take."""
 
-    def problem(index: int | None, message: str, rule: str) -> list[Violation]:
+    def problem(
+        index: int | None, message: str, rule: str, where: tuple[int | None, Seat | None] = (None, None)
+    ) -> list[Violation]:
         path = "history" if index is None else f"history[{index}]"
-        return [Violation("schema", message, game_id=game_id, hand=0, path=path, rule=rule)]
+        trick, seat = where
+        return [
+            Violation(
+                "schema", message, game_id=game_id, hand=0, path=path, rule=rule, trick=trick, seat=seat
+            )
+        ]
 
     for k, action in enumerate(history):
         if decoder.phase is Phase.OVER:
@@ -362,7 +383,7 @@ def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[
             phase = decoder.phase.name.lower().replace("_", " ")
             shown = action if isinstance(action, str) else repr(action)
             message = f"action {shown} at history[{k}] is not {expected} ({phase} phase)"
-            return problem(k, message, "openspiel_action")
+            return problem(k, message, "openspiel_action", decoder.to_act())
         decoder.apply(action)
     if decoder.phase in (Phase.DEALER, Phase.DEAL):
         dealt = len(decoder.dealt) + (decoder.phase is Phase.DEAL)
