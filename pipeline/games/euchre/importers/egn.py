@@ -41,7 +41,7 @@ from pipeline.games.euchre.importers.egn_condensed import (
     decode_condensed,
 )
 from pipeline.games.euchre.record import int_pair
-from pipeline.games.euchre.rules import first_active, sitting_out
+from pipeline.games.euchre.rules import first_active, partner_of, sitting_out, team_of
 from pipeline.games.euchre.trick import play_order, trick_winner_index
 from pipeline.sources import READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
@@ -556,7 +556,7 @@ class _DealConverter:
 
     def _check_canadian(self, dealer: int, maker: int | None, alone: bool, calls: list[Any]) -> None:
         ordered = maker is not None and calls.index(next(c for c in calls if c != "Pass")) < 4
-        if self.game.ruleset.get("canadian") and ordered and maker == (dealer + 2) % 4 and not alone:
+        if self.game.ruleset.get("canadian") and ordered and maker == partner_of(dealer) and not alone:
             self.out.findings.append(
                 (
                     "bid_illegal",
@@ -626,7 +626,7 @@ class _DealConverter:
         if not self.game.ruleset.get("fast_break") or maker is None or self.trump is None or len(seated) != 5:
             return
         winners = [_winner(trick, self.trump) for trick in seated]
-        makers = [w is not None and w % 2 == maker % 2 for w in winners]
+        makers = [w is not None and team_of(w) == team_of(maker) for w in winners]
         if makers == [False, False, True, True, True]:
             raise _Skip("fast_break scores this deal 0-0, which is not replayed", "fast_break")
 

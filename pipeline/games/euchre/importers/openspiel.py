@@ -44,7 +44,7 @@ from typing import Any
 import orjson
 
 from pipeline.games.euchre.cards import card_name, card_of
-from pipeline.games.euchre.rules import Seat, sitting_out
+from pipeline.games.euchre.rules import Seat, caller, partner_of, sitting_out
 from pipeline.games.euchre.trick import next_active, trick_winner
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
@@ -212,12 +212,12 @@ class _Decoder:
             self.dealt.append(card)
             return
         self.upcard = card
-        self.turn = (self.dealer + 1) % 4
+        self.turn = caller(self.dealer, 0)
         self.phase = Phase.BIDDING
 
     def _bid(self, action: int) -> None:
         seat = self.turn
-        self.turn = (seat + 1) % 4
+        self.turn = caller(self.dealer, len(self.bids) + 1)
         if action == PASS:
             self.bids.append({"seat": seat, "call": "pass"})
             self.passes += 1
@@ -254,7 +254,7 @@ class _Decoder:
             self.defender_alone = self.turn
             self._start_play()
         elif self.turn in ((self.dealer + 1) % 4, (self.dealer + 2) % 4):
-            self.turn = (self.turn + 2) % 4
+            self.turn = partner_of(self.turn)
         else:
             self._start_play()
 
