@@ -20,7 +20,7 @@ from pipeline.games.euchre.cards import mask_of
 from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.rules import PRESETS, Rules
 from pipeline.games.euchre.scoring import hand_points
-from pipeline.games.euchre.trick import legal_plays
+from pipeline.games.euchre.trick import is_legal_play, legal_plays, play_order, trick_winner
 
 SUITS = "CDHS"
 PARTNER_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}
@@ -258,6 +258,44 @@ def test_legal_plays_agree_with_the_oracle(hand: list[str], trump: str, led: str
     got = legal_plays(mask_of(" ".join(hand)), t, None if led is None else SUITS.index(led))
     want = mask_of(" ".join(oracle_legal(hand, trump, led)))
     assert got == want
+
+
+@given(
+    st.lists(st.sampled_from([r + s for s in SUITS for r in "9TJQKA"]), min_size=1, max_size=6, unique=True),
+    st.sampled_from(SUITS),
+    st.sampled_from([*SUITS, None]),
+)
+def test_the_legality_predicate_agrees_with_the_oracle(hand: list[str], trump: str, led: str | None) -> None:
+    """is_legal_play, the one predicate the replay, the bots and the importers use, card by card."""
+    t = SUITS.index(trump)
+    mask = mask_of(" ".join(hand))
+    legal = oracle_legal(hand, trump, led)
+    for card in hand:
+        got = is_legal_play(
+            mask, mask_of(card).bit_length() - 1, t, None if led is None else SUITS.index(led)
+        )
+        assert got == (card in legal), card
+
+
+@given(
+    st.permutations([r + s for s in SUITS for r in "9TJQKA"]).map(lambda cards: cards[:4]),
+    st.sampled_from(SUITS),
+    st.integers(0, 3),
+    st.sampled_from([(), (0,), (3,), (1, 2), (2, 1)]),
+)
+def test_trick_winner_and_play_order_agree_with_the_oracle(
+    cards: list[str], trump: str, leader: int, out: tuple[int, ...]
+) -> None:
+    """The seats of a trick come clockwise from its leader, skipping those out; the
+    strongest card wins (the oracle's ``strength``)."""
+    if leader in out:
+        return
+    seats = [s for s in ((leader + i) % 4 for i in range(4)) if s not in out]
+    assert list(play_order(leader, out)) == seats
+    plays = [(seat, mask_of(card).bit_length() - 1) for seat, card in zip(seats, cards, strict=False)]
+    led = suit_as_played(cards[0], trump)
+    strongest = max(zip(seats, cards, strict=False), key=lambda p: strength(p[1], trump, led))[0]
+    assert trick_winner(plays, SUITS.index(trump)) == strongest
 
 
 DECK_24 = [r + s for s in SUITS for r in "9TJQKA"]

@@ -221,6 +221,63 @@ def test_violation_code_path_and_message(code: str, record: Record, path: str, p
         assert v.hand == int(path[6 : path.index("]")])
 
 
+#: (hand, trick, seat at fault) of each case's violation, by (code, path): the seat is the one
+#: that made the faulty action as the record says it, None where no seat is at fault.
+WHERE: dict[tuple[str, str], tuple[int | None, int | None, int | None]] = {
+    ("schema", "players"): (None, None, None),
+    ("schema", "hands[0].bids[0]"): (0, None, None),  # seat 9: no seat
+    ("bad_card", "hands[0].deal[2][4]"): (0, None, None),
+    ("bad_card", "hands[0].upcard"): (0, None, None),
+    ("deck", "hands[0].kitty[0]"): (0, None, None),
+    ("deck", "hands[0].deal"): (0, None, None),
+    ("dealer_rotation", "hands[1].dealer"): (1, None, 3),  # seat 3 dealt out of rotation
+    ("bid_turn", "hands[0].bids[1]"): (0, None, 2),
+    ("bid_turn", "hands[0].bids[5]"): (0, None, 1),
+    ("bid_illegal", "hands[0].bids[1]"): (0, None, 1),
+    ("bid_illegal", "hands[0].thrown_in"): (0, None, 3),  # the stuck dealer
+    ("bid_illegal", "hands[0].defender_alone"): (0, None, 1),
+    ("discard", "hands[0].discard"): (0, None, 3),  # the dealer
+    ("lead", "hands[0].tricks[0][0]"): (0, 0, 1),  # the seat that led wrongly
+    ("play_turn", "hands[0].tricks[0][2]"): (0, 0, 3),  # the seat that played out of turn
+    ("not_held", "hands[0].tricks[0][1]"): (0, 0, 1),
+    ("renege", "hands[0].tricks[1][1]"): (0, 1, 1),
+    ("sitting_out", "hands[0].tricks[0][2]"): (0, 0, 2),  # the partner who played
+    ("trick_winner", "hands[0].claimed.trick_winners[3]"): (0, 3, None),
+    ("points", "hands[0].claimed.points"): (0, None, None),
+    ("score", "final_score"): (None, None, None),
+    ("game_over", "hands[3]"): (3, None, None),
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "record", "path", "phrase"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
+def test_violation_hand_trick_and_seat(code: str, record: Record, path: str, phrase: str) -> None:
+    replay = replay_game(record)
+    (v,) = replay.violations
+    assert (v.hand, v.trick, v.seat) == WHERE[code, path]
+    # valid means valid: exactly the hand the violation names is not.
+    assert [h.valid for h in replay.hands] == [h.index != v.hand for h in replay.hands]
+
+
+def test_a_wrong_running_score_or_a_hand_after_the_end_makes_the_hand_invalid() -> None:
+    record = rotation_game(4)
+    record["hands"][2]["claimed"]["score"][0] += 1
+    replay = replay_game(record)
+    assert [(v.code, v.hand, v.seat) for v in replay.violations] == [("score", 2, None)]
+    assert [h.valid for h in replay.hands] == [True, True, False, True]
+    over = replay_game(rotation_game(4, rules={"preset": "cards4net", "target": 4}))
+    assert [h.valid for h in over.hands] == [True, True, True, False]
+
+
+def test_a_short_trick_names_the_seat_that_did_not_play() -> None:
+    hand = copy.deepcopy(CALLED_HAND)
+    del hand["tricks"][1][2]  # seat 2 does not play to trick 1
+    hand.pop("claimed")
+    found = [(v.code, v.path, v.trick, v.seat) for v in replay_game(game(hand)).violations]
+    assert ("play_turn", "hands[0].tricks[1]", 1, 2) in found
+
+
 def test_naming_the_turned_down_suit() -> None:
     hand = copy.deepcopy(CALLED_HAND)
     hand["bids"][4]["call"] = "H"  # the upcard was the 9H

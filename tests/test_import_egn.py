@@ -322,6 +322,19 @@ def test_more_deals_than_num_deals_is_game_over(tmp_path: Path) -> None:
     (item,) = read_egn(str(path))
     assert [v.code for v in item.violations] == ["game_over"]
     assert item.record is not None and item.record["rules"]["target"] >= 1000
+    assert (item.violations[0].hand, item.violations[0].seat) == (3, None)  # the first deal too many
+
+
+def test_a_canadian_loner_fault_names_the_dealers_partner(tmp_path: Path) -> None:
+    document = load("renege.egn")
+    document["metadata"].setdefault("ruleset", {})["canadian"] = True
+    path = tmp_path / "canadian.egn"
+    path.write_text(json.dumps(document))
+    (item,) = read_egn(str(path))
+    (v,) = [v for v in item.violations if v.rule == "canadian_loner"]
+    assert item.record is not None
+    dealer = item.record["hands"][0]["dealer"]
+    assert (v.code, v.hand, v.trick, v.seat) == ("bid_illegal", 0, None, (dealer + 2) % 4)
 
 
 def test_more_than_four_players_is_unsupported(tmp_path: Path) -> None:

@@ -292,6 +292,11 @@ def test_an_action_that_means_nothing_in_its_phase(default_states: list[Any]) ->
     assert "29" in problems[0].message and "play phase" in problems[0].message
     plays = sum(len(trick) for trick in record["hands"][0]["tricks"])
     assert plays == at - (len(history) - state.num_cards_played())  # the plays before it are kept
+    # The seat at fault is the one whose card it was, in the trick being played.
+    good, _ = history_to_record(DEFAULT, list(state.history()), game_id="t")
+    assert good is not None
+    seated = [(t, seat) for t, trick in enumerate(good["hands"][0]["tricks"]) for seat, _ in trick]
+    assert (problems[0].hand, problems[0].trick, problems[0].seat) == (0, *seated[plays])
     assert replay_game(record).violations == []  # an abandoned hand, valid so far
 
 

@@ -38,6 +38,7 @@ from pipeline.games.euchre.simulate import (
     write_simulation,
 )
 from pipeline.sources import parse_line
+from pipeline.validate import check_inputs
 from pipeline.violations import TricklogError
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
@@ -155,6 +156,45 @@ def test_corrupted_file_reports_exactly_its_corruptions(tmp_path: Path) -> None:
     assert entries == [c.to_json() for c in result.corruptions]
     assert {e["code"] for e in entries} == set(FAULT_CODES)
     assert _validate(path) == {(e["line"], e["code"]) for e in entries}
+
+
+#: Codes whose planted faults have a seat at fault (the others are the log's, or the deck's).
+SEATED_CODES = {
+    "schema",
+    "dealer_rotation",
+    "bid_turn",
+    "bid_illegal",
+    "discard",
+    "lead",
+    "play_turn",
+    "not_held",
+    "renege",
+    "sitting_out",
+}
+
+
+def test_every_planted_fault_is_reported_at_its_hand_trick_and_seat(tmp_path: Path) -> None:
+    """The fault planter knows where it struck; the validator must say the same place."""
+    path = tmp_path / "games.jsonl"
+    result = write_simulation(path, 300, seed=12, preset="mixed", corrupt_rate=0.5, workers=1)
+    assert result.corruptions_path is not None
+    entries: list[dict[str, Any]] = orjson.loads(result.corruptions_path.read_bytes())
+    found = {
+        (v.line, v.code, v.hand, v.trick, v.seat)
+        for checked in check_inputs([str(path)])
+        for v in checked.violations
+    }
+    seated = [e for e in entries if e["seat"] is not None]
+    assert {e["code"] for e in seated} == SEATED_CODES
+    for e in entries:
+        if e["hand"] is None and e["seat"] is None:
+            continue
+        assert any(
+            (line, code, hand) == (e["line"], e["code"], e["hand"])
+            and (e["trick"] is None or trick == e["trick"])
+            and (e["seat"] is None or seat == e["seat"])
+            for line, code, hand, trick, seat in found
+        ), e
 
 
 def test_same_seed_same_bytes(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from pipeline.games.euchre.cards import (
     cards_in,
     rank_of,
 )
+from pipeline.games.euchre.rules import caller, partner_of, team_of
 from pipeline.games.euchre.trick import legal_plays
 
 ACE = 7
@@ -187,7 +188,7 @@ def round_one_strength(hand: int, seat: int, dealer: int, upcard: int, trump: in
     if seat == dealer:
         return dealer_strength(hand, upcard, trump)
     gift = ASSIST_SHARE * WEIGHT[trump][upcard]
-    return trump_strength(hand, trump) + (gift if (seat - dealer) % 2 == 0 else -gift)
+    return trump_strength(hand, trump) + (gift if team_of(seat) == team_of(dealer) else -gift)
 
 
 def best_named_suit(hand: int, seat: int, dealer: int, turned_down: int | None) -> tuple[int, float]:
@@ -197,7 +198,7 @@ def best_named_suit(hand: int, seat: int, dealer: int, turned_down: int | None) 
         if suit == turned_down:
             continue
         strength = trump_strength(hand, suit)
-        if turned_down is not None and suit == SAME_COLOUR[turned_down] and seat == (dealer + 1) % 4:
+        if turned_down is not None and suit == SAME_COLOUR[turned_down] and seat == caller(dealer, 0):
             strength += NEXT_BONUS
         if strength > best_strength:
             best, best_strength = suit, strength
@@ -264,7 +265,7 @@ def choose_card(table: Table, seat: int, plays: list[tuple[int, int]]) -> int:
         if powers[play[1]] > powers[win_card]:
             win_seat, win_card = play
     last = len(plays) == 3 - len(table.out)
-    partner_winning = win_seat == (seat + 2) % 4  # a partner who sits out never wins
+    partner_winning = win_seat == partner_of(seat)  # a partner who sits out never wins
     if partner_winning and (last or powers[win_card] >= 90 or table.is_boss(win_card, seat)):
         return shed(legal, trump)
     to_beat = powers[win_card]
@@ -289,7 +290,7 @@ def choose_lead(table: Table, seat: int) -> int:
     hand = table.hands[seat]
     trump = table.trump
     trumps = hand & trump_mask(trump)
-    makers = (seat - table.maker) % 2 == 0
+    makers = team_of(seat) == team_of(table.maker)
     if trumps and makers:
         top = highest(trumps, trump)
         if table.is_boss(top, seat) and (trumps.bit_count() >= 2 or trumps == hand):

@@ -33,13 +33,27 @@ from pipeline.games.euchre.cards import EFFECTIVE, parse_card, suit_of
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.play import play_hand
 from pipeline.games.euchre.replay import replay_game
-from pipeline.games.euchre.rules import Call, Rules, next_dealer, sitting_out
+from pipeline.games.euchre.rules import Call, Rules, next_dealer, partner_of, sitting_out
 from pipeline.sources import parse_line
 
 Record = dict[str, Any]
 Hand = dict[str, Any]
-#: A fault breaks a copy of a record in place; False when it does not apply to this game.
-FaultFn = Callable[[Record, random.Random], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """Where a planted fault is: its hand, its trick (0-based) and the seat at
+    fault, as the replay's violation will name them (None where they do not apply)."""
+
+    hand: int | None = None
+    trick: int | None = None
+    seat: int | None = None
+
+
+#: A fault of the whole game (its format, players, final score).
+GAME = Site()
+#: A fault breaks a copy of a record in place and says where; None when it does not apply to this game.
+FaultFn = Callable[[Record, random.Random], Site | None]
 
 #: Every code of the spec a fault can produce (``unsupported`` is not a fault).
 FAULT_CODES: tuple[str, ...] = tuple(code for code in CODES if code != "unsupported")
@@ -68,9 +82,19 @@ class Corruption:
     #: The 1-based line of the games file.
     line: int
     text: bytes
+    #: Where the fault is (all None for a fault of the line or of the whole game).
+    site: Site = GAME
 
     def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "code": self.code, "fault": self.fault, "line": self.line}
+        return {
+            "game_id": self.game_id,
+            "code": self.code,
+            "fault": self.fault,
+            "line": self.line,
+            "hand": self.site.hand,
+            "trick": self.site.trick,
+            "seat": self.site.seat,
+        }
 
 
 def copy_record(record: Record) -> Record:
@@ -107,6 +131,17 @@ def _pick_played(record: Record, rng: random.Random) -> Hand | None:
     return rng.choice(hands) if hands else None
 
 
+def _index(items: list[Any], item: object) -> int:
+    """The position of ``item`` itself (not an equal one) in ``items``."""
+    return next(i for i, x in enumerate(items) if x is item)
+
+
+def _at(record: Record, hand: Hand, trick: list[Any] | None = None, seat: int | None = None) -> Site:
+    """The site of a fault in ``hand`` of ``record`` (and in ``trick`` of it, by ``seat``)."""
+    t = None if trick is None else _index(hand["tricks"], trick)
+    return Site(_index(record["hands"], hand), t, seat)
+
+
 def _maker_bid(hand: Hand) -> dict[str, Any]:
     return next(b for b in hand["bids"] if b["call"] != "pass")
 
@@ -137,272 +172,272 @@ def _sitting_out(hand: Hand) -> int | None:
 # The faults, one small function each
 
 
-def players_short(record: Record, rng: random.Random) -> bool:
+def players_short(record: Record, rng: random.Random) -> Site | None:
     """schema: three players for four seats."""
     del record["players"][rng.randrange(4)]
-    return True
+    return GAME
 
 
-def format_wrong(record: Record, rng: random.Random) -> bool:
+def format_wrong(record: Record, rng: random.Random) -> Site | None:
     """schema: the format is misspelt."""
     record["format"] = rng.choice(["euchre/2", "Euchre/1", "euchre"])
-    return True
+    return GAME
 
 
-def alone_not_bool(record: Record, rng: random.Random) -> bool:
+def alone_not_bool(record: Record, rng: random.Random) -> Site | None:
     """schema: a bid's ``alone`` is a string."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
-    rng.choice(hand["bids"])["alone"] = "no"
-    return True
+        return None
+    bid = rng.choice(hand["bids"])
+    bid["alone"] = "no"
+    return _at(record, hand, seat=bid["seat"])
 
 
-def final_score_text(record: Record, rng: random.Random) -> bool:
+def final_score_text(record: Record, rng: random.Random) -> Site | None:
     """schema: the final score written as text."""
     a, b = record["final_score"]
     record["final_score"] = f"{a}-{b}"
-    return True
+    return GAME
 
 
-def bad_kitty_token(record: Record, rng: random.Random) -> bool:
+def bad_kitty_token(record: Record, rng: random.Random) -> Site | None:
     """bad_card: a kitty card that is no card of the deck."""
     hand = rng.choice(record["hands"])
     hand["kitty"][rng.randrange(len(hand["kitty"]))] = rng.choice(BAD_TOKENS)
-    return True
+    return _at(record, hand)
 
 
-def bad_deal_token(record: Record, rng: random.Random) -> bool:
+def bad_deal_token(record: Record, rng: random.Random) -> Site | None:
     """bad_card: a dealt card garbled (the seat's plays still make sense)."""
     hand = rng.choice(record["hands"])
     seat_cards = hand["deal"][rng.randrange(4)]
     seat_cards[rng.randrange(5)] = rng.choice(BAD_TOKENS)
-    return True
+    return _at(record, hand)
 
 
-def kitty_dealt_twice(record: Record, rng: random.Random) -> bool:
+def kitty_dealt_twice(record: Record, rng: random.Random) -> Site | None:
     """deck: a kitty card that was also dealt to a seat."""
     hand = rng.choice(record["hands"])
     hand["kitty"][rng.randrange(len(hand["kitty"]))] = rng.choice(rng.choice(hand["deal"]))
-    return True
+    return _at(record, hand)
 
 
-def kitty_short(record: Record, rng: random.Random) -> bool:
+def kitty_short(record: Record, rng: random.Random) -> Site | None:
     """deck: the kitty lost a card."""
     hand = rng.choice(record["hands"])
     del hand["kitty"][rng.randrange(len(hand["kitty"]))]
-    return True
+    return _at(record, hand)
 
 
 def _shift_seats(hand: Hand) -> None:
     """Move every seat of a hand two places on: partners swap, the teams stay."""
-
-    def moved(seat: int) -> int:
-        return (seat + 2) % 4
-
-    hand["dealer"] = moved(hand["dealer"])
+    hand["dealer"] = partner_of(hand["dealer"])
     hand["deal"] = hand["deal"][2:] + hand["deal"][:2]
     for bid in hand["bids"]:
-        bid["seat"] = moved(bid["seat"])
+        bid["seat"] = partner_of(bid["seat"])
     if "defender_alone" in hand:
-        hand["defender_alone"] = moved(hand["defender_alone"])
+        hand["defender_alone"] = partner_of(hand["defender_alone"])
     for trick in hand.get("tricks", []):
         for play in trick:
-            play[0] = moved(play[0])
+            play[0] = partner_of(play[0])
     claimed = hand.get("claimed", {})
     if "trick_winners" in claimed:
-        claimed["trick_winners"] = [moved(s) for s in claimed["trick_winners"]]
+        claimed["trick_winners"] = [partner_of(s) for s in claimed["trick_winners"]]
 
 
-def dealer_skipped(record: Record, rng: random.Random) -> bool:
+def dealer_skipped(record: Record, rng: random.Random) -> Site | None:
     """dealer_rotation: from some hand on, the deal jumps two seats (scores unchanged)."""
     hands = record["hands"]
     if len(hands) < 2:
-        return False
-    for hand in hands[rng.randrange(1, len(hands)) :]:
+        return None
+    first = rng.randrange(1, len(hands))
+    for hand in hands[first:]:
         _shift_seats(hand)
-    return True
+    return Site(first, None, hands[first]["dealer"])
 
 
-def call_after_bidding(record: Record, rng: random.Random) -> bool:
+def call_after_bidding(record: Record, rng: random.Random) -> Site | None:
     """bid_turn: a pass recorded after trump was made."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     last = hand["bids"][-1]["seat"]
     hand["bids"].append({"seat": (last + 1) % 4, "call": "pass"})
-    return True
+    return _at(record, hand, seat=hand["bids"][-1]["seat"])
 
 
-def passes_swapped(record: Record, rng: random.Random) -> bool:
+def passes_swapped(record: Record, rng: random.Random) -> Site | None:
     """bid_turn: two passes before the call recorded in the wrong order."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     bids = hand["bids"]
     pairs = [j for j in range(len(bids) - 1) if bids[j]["call"] == bids[j + 1]["call"] == "pass"]
     if not pairs:
-        return False
+        return None
     j = rng.choice(pairs)
     bids[j]["seat"], bids[j + 1]["seat"] = bids[j + 1]["seat"], bids[j]["seat"]
-    return True
+    return _at(record, hand, seat=bids[j]["seat"])  # the first to call out of turn
 
 
-def pass_alone(record: Record, rng: random.Random) -> bool:
+def pass_alone(record: Record, rng: random.Random) -> Site | None:
     """bid_illegal: a seat passed and declared alone before trump was made."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     passes = [b for b in hand["bids"] if b["call"] == "pass"]
     if not passes:
-        return False
-    rng.choice(passes)["alone"] = True
-    return True
+        return None
+    bid = rng.choice(passes)
+    bid["alone"] = True
+    return _at(record, hand, seat=bid["seat"])
 
 
-def maker_team_defends_alone(record: Record, rng: random.Random) -> bool:
+def maker_team_defends_alone(record: Record, rng: random.Random) -> Site | None:
     """bid_illegal: a maker's partner recorded as the lone defender."""
     hands = [h for h in _played(record) if "defender_alone" not in h]
     if not hands:
-        return False
+        return None
     hand = rng.choice(hands)
-    hand["defender_alone"] = (_maker_bid(hand)["seat"] + 2) % 4
-    return True
+    hand["defender_alone"] = partner_of(_maker_bid(hand)["seat"])
+    return _at(record, hand, seat=hand["defender_alone"])
 
 
-def discard_without_pickup(record: Record, rng: random.Random) -> bool:
+def discard_without_pickup(record: Record, rng: random.Random) -> Site | None:
     """discard: a discard recorded although trump was named in round two."""
     hands = [h for h in _played(record) if "discard" not in h]
     if not hands:
-        return False
+        return None
     hand = rng.choice(hands)
     hand["discard"] = rng.choice(hand["deal"][hand["dealer"]])
-    return True
+    return _at(record, hand, seat=hand["dealer"])
 
 
-def discard_missing(record: Record, rng: random.Random) -> bool:
+def discard_missing(record: Record, rng: random.Random) -> Site | None:
     """discard: the dealer picked the upcard up, but no discard is recorded."""
     hands = [h for h in record["hands"] if "discard" in h]
     if not hands:
-        return False
-    del rng.choice(hands)["discard"]
-    return True
+        return None
+    hand = rng.choice(hands)
+    del hand["discard"]
+    return _at(record, hand, seat=hand["dealer"])
 
 
-def wrong_first_leader(record: Record, rng: random.Random) -> bool:
+def wrong_first_leader(record: Record, rng: random.Random) -> Site | None:
     """lead: a trick led by the next seat (the plays rotated by one)."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     trick = rng.choice(hand["tricks"])
     trick.append(trick.pop(0))
-    return True
+    return _at(record, hand, trick, seat=trick[0][0])  # the seat that led wrongly
 
 
-def followers_swapped(record: Record, rng: random.Random) -> bool:
+def followers_swapped(record: Record, rng: random.Random) -> Site | None:
     """play_turn: two seats after the leader play in the wrong order."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     trick = rng.choice(hand["tricks"])
     k = rng.randrange(1, len(trick) - 1)
     trick[k], trick[k + 1] = trick[k + 1], trick[k]
-    return True
+    return _at(record, hand, trick, seat=trick[k][0])  # the seat that played out of turn
 
 
-def kitty_card_played(record: Record, rng: random.Random) -> bool:
+def kitty_card_played(record: Record, rng: random.Random) -> Site | None:
     """not_held: in the last trick a seat plays a card that lay in the kitty."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     trump = _trump(hand)
     play = rng.choice(hand["tricks"][-1][1:])
     suit = EFFECTIVE[trump][_card(play[1])]
     same = [t for t in hand["kitty"] if EFFECTIVE[trump][_card(t)] == suit]
     play[1] = rng.choice(same or hand["kitty"])
-    return True
+    return _at(record, hand, hand["tricks"][-1], seat=play[0])
 
 
-def card_played_twice(record: Record, rng: random.Random) -> bool:
+def card_played_twice(record: Record, rng: random.Random) -> Site | None:
     """not_held: in the last trick a seat plays again a card it played before."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     play = rng.choice(hand["tricks"][-1][1:])
     before = [c for trick in hand["tricks"][:-1] for s, c in trick if s == play[0]]
     play[1] = rng.choice(before)
-    return True
+    return _at(record, hand, hand["tricks"][-1], seat=play[0])
 
 
-def cards_swapped_between_tricks(record: Record, rng: random.Random) -> bool:
+def cards_swapped_between_tricks(record: Record, rng: random.Random) -> Site | None:
     """renege: a seat plays off-suit early and the card that followed suit later."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     trump = _trump(hand)
     tricks = hand["tricks"]
     t1 = rng.randrange(len(tricks) - 1)
     led = EFFECTIVE[trump][_card(tricks[t1][0][1])]
     early = [p for p in tricks[t1][1:] if EFFECTIVE[trump][_card(p[1])] == led]
     if not early:
-        return False
+        return None
     first = rng.choice(early)
     later = [p for trick in tricks[t1 + 1 :] for p in trick if p[0] == first[0]]
     off_suit = [p for p in later if EFFECTIVE[trump][_card(p[1])] != led]
     if not off_suit:
-        return False
+        return None
     second = rng.choice(off_suit)
     first[1], second[1] = second[1], first[1]
-    return True
+    return _at(record, hand, tricks[t1], seat=first[0])
 
 
-def partner_of_lone_plays(record: Record, rng: random.Random) -> bool:
+def partner_of_lone_plays(record: Record, rng: random.Random) -> Site | None:
     """sitting_out: the partner of a lone player plays a card to the last trick."""
     hands = [h for h in _played(record) if _sitting_out(h) is not None]
     if not hands:
-        return False
+        return None
     hand = rng.choice(hands)
     seat = _sitting_out(hand)
     assert seat is not None
     hand["tricks"][-1].append([seat, rng.choice(hand["deal"][seat])])
-    return True
+    return _at(record, hand, hand["tricks"][-1], seat=seat)
 
 
-def wrong_trick_winner(record: Record, rng: random.Random) -> bool:
+def wrong_trick_winner(record: Record, rng: random.Random) -> Site | None:
     """trick_winner: the log names the wrong seat as a trick's winner."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     winners = hand["claimed"]["trick_winners"]
     t = rng.randrange(len(winners))
     seats = [s for s, _ in hand["tricks"][t] if s != winners[t]]
     winners[t] = rng.choice(seats)
-    return True
+    return _at(record, hand, hand["tricks"][t])  # a claim: no seat at fault
 
 
-def wrong_points(record: Record, rng: random.Random) -> bool:
+def wrong_points(record: Record, rng: random.Random) -> Site | None:
     """points: the log claims a point too many for a played hand."""
     hand = _pick_played(record, rng)
     if hand is None:
-        return False
+        return None
     hand["claimed"]["points"][rng.randrange(2)] += 1
-    return True
+    return _at(record, hand)
 
 
-def wrong_running_score(record: Record, rng: random.Random) -> bool:
+def wrong_running_score(record: Record, rng: random.Random) -> Site | None:
     """score: one hand's running score is off by one (the next ones are right again)."""
     hand = rng.choice(record["hands"])
     hand["claimed"]["score"][rng.randrange(2)] += rng.choice([-1, 1])
-    return True
+    return _at(record, hand)
 
 
-def wrong_final_score(record: Record, rng: random.Random) -> bool:
+def wrong_final_score(record: Record, rng: random.Random) -> Site | None:
     """score: the final score claims a point too many."""
     record["final_score"][rng.randrange(2)] += 1
-    return True
+    return GAME
 
 
-def hand_after_game_end(record: Record, rng: random.Random) -> bool:
+def hand_after_game_end(record: Record, rng: random.Random) -> Site | None:
     """game_over: one more hand played after a team reached the target, claimed consistently."""
     rules = Rules.from_record(record.get("rules"))
     hands = record["hands"]
@@ -411,7 +446,7 @@ def hand_after_game_end(record: Record, rng: random.Random) -> bool:
     extra.record["claimed"]["score"] = score
     hands.append(extra.record)
     record["final_score"] = list(score)
-    return True
+    return Site(len(hands) - 1)
 
 
 FAULTS: tuple[Fault, ...] = (
@@ -451,18 +486,20 @@ FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
 # Applying faults
 
 
-def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record] | None:
-    """A copy of ``record`` broken so that the replay reports exactly ``code``, or None."""
+def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record, Site] | None:
+    """A copy of ``record`` broken so that the replay reports exactly ``code``
+    (the fault, the copy and where the fault is), or None."""
     faults = FAULTS_BY_CODE[code]
     for _ in range(ATTEMPTS):
         fault = rng.choice(faults)
         candidate = copy_record(record)
-        if not fault.apply(candidate, rng):
+        site = fault.apply(candidate, rng)
+        if site is None:
             continue
         if fault.reclaim:
             reclaim(candidate)
         if codes_of(candidate) == {code}:
-            return fault, candidate
+            return fault, candidate, site
     return None
 
 
@@ -498,8 +535,8 @@ def corrupt_game(
     found = corrupt_record(record, code, rng)
     if found is None:
         return None
-    fault, broken = found
-    return Corruption(game_id, code, fault.name, line, orjson.dumps(broken))
+    fault, broken, site = found
+    return Corruption(game_id, code, fault.name, line, orjson.dumps(broken), site)
 
 
 class CorruptionPlanner:

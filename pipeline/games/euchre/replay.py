@@ -28,7 +28,7 @@ fault; a hand is ``valid`` exactly when no violation names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pipeline.games.euchre.cards import (
@@ -102,6 +102,7 @@ __all__ = [
     "HandResult",
     "Phase",
     "int_pair",
+    "mark_valid",
     "replay_game",
     "team_of",
 ]
@@ -128,15 +129,19 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
         _replay_hands(ctx, game, rules, hands, int_pair(record.get("initial_score")) or (0, 0))
         check_final_score(ctx, game, record.get("final_score"))
     game.violations = ctx.violations
-    _mark_valid(game.hands, ctx.violations)
+    mark_valid(game.hands, ctx.violations)
     return game
 
 
-def _mark_valid(hands: list[HandResult], violations: list[Violation]) -> None:
-    """A hand is valid exactly when no violation of the game names it."""
-    if not violations:
-        return
+def mark_valid(hands: list[HandResult], violations: Iterable[Violation]) -> None:
+    """A hand is valid exactly when no violation of the game names it.
+
+    The replay calls it with its own violations; a caller holding more of the
+    game's violations (an importer's findings) calls it again with all of them.
+    """
     named = {v.hand for v in violations}
+    if not named:
+        return
     for hand in hands:
         hand.valid = hand.index not in named
 

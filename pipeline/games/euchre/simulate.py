@@ -119,7 +119,8 @@ def write_simulation(
 
     With ``corrupt_rate`` > 0, each game is corrupted with that probability, one
     known fault per game and the spec's codes in turn, and the list of
-    ``{"game_id", "code", "fault", "line"}`` is written beside the games.
+    ``{"game_id", "code", "fault", "line", "hand", "trick", "seat"}`` (where the
+    fault is: null where that does not apply) is written beside the games.
     ``workers`` processes play the games (default: one per CPU from
     ``PARALLEL_FROM`` games on); the file is the same whatever their number.
     """

@@ -41,7 +41,7 @@ from pipeline.games.euchre.importers.egn_condensed import (
     decode_condensed,
 )
 from pipeline.games.euchre.record import int_pair
-from pipeline.games.euchre.rules import first_active, sitting_out
+from pipeline.games.euchre.rules import first_active, partner_of, sitting_out, team_of
 from pipeline.games.euchre.trick import play_order, trick_winner_index
 from pipeline.sources import BOM, READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
@@ -208,8 +208,8 @@ class _Hand:
 
     number: int
     hand: dict[str, Any]
-    #: (code, path inside the hand, message, rule) found by the importer itself.
-    findings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    #: (code, path inside the hand, message, rule, seat at fault) found by the importer itself.
+    findings: list[tuple[str, str, str, str | None, int | None]] = field(default_factory=list)
 
 
 def _read_game(
@@ -235,7 +235,7 @@ def _read_game(
         yield SourceItem(path, line, raw, None, game.violations)
         return
     stretches = _convert_deals(game, deals)
-    _check_num_deals(game, len(deals))
+    _check_num_deals(game, len(deals), whole=len(stretches) == 1)
     base = _base_record(game, metadata, players or metadata.get("players"))
     records = _assemble(game, base, metadata, stretches)
     if not records and not game.violations:  # no deal recorded: a game with no hands
@@ -375,13 +375,16 @@ def _findings(game: _Game, game_id: str, stretch: list[_Hand]) -> list[Violation
             file=game.file,
             line=game.line,
             rule=rule,
+            seat=seat,
         )
         for index, converted in enumerate(stretch)
-        for code, path, message, rule in converted.findings
+        for code, path, message, rule, seat in converted.findings
     ]
 
 
-def _check_num_deals(game: _Game, total: int) -> None:
+def _check_num_deals(game: _Game, total: int, *, whole: bool) -> None:
+    """Deals past ``num_deals``: the first of them, a hand of the game's record
+    when every deal was converted (``whole``: deal ``k`` is then hand ``k``)."""
     limit = game.ruleset.get("num_deals", 0)
     if isinstance(limit, int) and 0 < limit < total:
         game.violations.append(
@@ -389,6 +392,7 @@ def _check_num_deals(game: _Game, total: int) -> None:
                 "game_over",
                 f"{total} deals recorded; the ruleset plays {limit} (num_deals)",
                 game_id=game.game_id,
+                hand=limit if whole else None,
                 path=f"deals[{limit}]",
                 file=game.file,
                 line=game.line,
@@ -552,13 +556,14 @@ class _DealConverter:
 
     def _check_canadian(self, dealer: int, maker: int | None, alone: bool, calls: list[Any]) -> None:
         ordered = maker is not None and calls.index(next(c for c in calls if c != "Pass")) < 4
-        if self.game.ruleset.get("canadian") and ordered and maker == (dealer + 2) % 4 and not alone:
+        if self.game.ruleset.get("canadian") and ordered and maker == partner_of(dealer) and not alone:
             self.out.findings.append(
                 (
                     "bid_illegal",
                     ".bids",
                     f"seat {maker}, the dealer's partner, ordered the upcard up without going alone (Canadian loner)",
                     "canadian_loner",
+                    maker,
                 )
             )
 
@@ -621,7 +626,7 @@ class _DealConverter:
         if not self.game.ruleset.get("fast_break") or maker is None or self.trump is None or len(seated) != 5:
             return
         winners = [_winner(trick, self.trump) for trick in seated]
-        makers = [w is not None and w % 2 == maker % 2 for w in winners]
+        makers = [w is not None and team_of(w) == team_of(maker) for w in winners]
         if makers == [False, False, True, True, True]:
             raise _Skip("fast_break scores this deal 0-0, which is not replayed", "fast_break")
 

@@ -44,7 +44,7 @@ from typing import Any
 import orjson
 
 from pipeline.games.euchre.cards import card_name, card_of
-from pipeline.games.euchre.rules import Seat, sitting_out
+from pipeline.games.euchre.rules import Seat, caller, partner_of, sitting_out
 from pipeline.games.euchre.trick import next_active, trick_winner
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
@@ -212,12 +212,12 @@ class _Decoder:
             self.dealt.append(card)
             return
         self.upcard = card
-        self.turn = (self.dealer + 1) % 4
+        self.turn = caller(self.dealer, 0)
         self.phase = Phase.BIDDING
 
     def _bid(self, action: int) -> None:
         seat = self.turn
-        self.turn = (seat + 1) % 4
+        self.turn = caller(self.dealer, len(self.bids) + 1)
         if action == PASS:
             self.bids.append({"seat": seat, "call": "pass"})
             self.passes += 1
@@ -254,9 +254,23 @@ class _Decoder:
             self.defender_alone = self.turn
             self._start_play()
         elif self.turn in ((self.dealer + 1) % 4, (self.dealer + 2) % 4):
-            self.turn = (self.turn + 2) % 4
+            self.turn = partner_of(self.turn)
         else:
             self._start_play()
+
+    def to_act(self) -> tuple[int | None, Seat | None]:
+        """The trick being played (None outside play) and the seat to act (None at chance nodes)."""
+        match self.phase:
+            case Phase.BIDDING | Phase.DEFEND_ALONE:
+                return None, self.turn
+            case Phase.DISCARD:
+                return None, self.dealer
+            case Phase.GO_ALONE:
+                return None, self.maker
+            case Phase.PLAY:
+                starts = not self.tricks or len(self.tricks[-1]) == 4 - len(self.sitting_out())
+                return len(self.tricks) - (not starts), self.turn
+        return None, None
 
     def sitting_out(self) -> tuple[Seat, ...]:
         return sitting_out(self.maker, self.alone, self.defender_alone)
@@ -347,9 +361,16 @@ def history_to_record(
 def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[Violation]:
     """Apply the actions in order; stop at the first one the phase cannot take."""
 
-    def problem(index: int | None, message: str, rule: str) -> list[Violation]:
+    def problem(
+        index: int | None, message: str, rule: str, where: tuple[int | None, Seat | None] = (None, None)
+    ) -> list[Violation]:
         path = "history" if index is None else f"history[{index}]"
-        return [Violation("schema", message, game_id=game_id, hand=0, path=path, rule=rule)]
+        trick, seat = where
+        return [
+            Violation(
+                "schema", message, game_id=game_id, hand=0, path=path, rule=rule, trick=trick, seat=seat
+            )
+        ]
 
     for k, action in enumerate(history):
         if decoder.phase is Phase.OVER:
@@ -362,7 +383,7 @@ def _decode(decoder: _Decoder, history: Sequence[object], game_id: str) -> list[
             phase = decoder.phase.name.lower().replace("_", " ")
             shown = action if isinstance(action, str) else repr(action)
             message = f"action {shown} at history[{k}] is not {expected} ({phase} phase)"
-            return problem(k, message, "openspiel_action")
+            return problem(k, message, "openspiel_action", decoder.to_act())
         decoder.apply(action)
     if decoder.phase in (Phase.DEALER, Phase.DEAL):
         dealt = len(decoder.dealt) + (decoder.phase is Phase.DEAL)
