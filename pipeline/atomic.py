@@ -3,16 +3,17 @@
 * :func:`atomic_file` -- a file is written beside its target under a temporary
   name and renamed over it when complete; on any error the temporary file is
   removed and the target is left as it was.
-* :func:`replace_folder` -- a folder of outputs (a Parquet export, a report) is
-  written into a fresh temporary folder beside the target, which then takes
-  the target's place in one rename.  A target that exists is replaced only if
-  it carries the marker file an earlier run of the same command wrote (so a
-  user's folder of unrelated files is never deleted); otherwise the command is
-  refused, unless the caller merges the new files into it (``merge=True``,
-  each file renamed into place, nothing else touched).
+* :func:`replace_folder` -- a folder of outputs (a Parquet export) is written
+  into a fresh temporary folder beside the target, which then takes the
+  target's place whole.  A target that exists is replaced only if it is empty
+  or carries the marker file an earlier run wrote; any other folder is
+  refused, so a user's files are never deleted.
+* :func:`fill_folder` -- files (a report) are written into a hidden folder
+  inside the target, then each renamed into place: files of the same names
+  are replaced, nothing else in the folder is touched.
 
-A killed run leaves at most a ``.NAME.tmp-*`` entry beside the target, which
-the next run removes.  Errors become one-line :class:`TricklogError` messages.
+A killed run leaves at most a ``.NAME.tmp-PID-*`` entry beside the target (or
+inside it), which the next run removes.  Errors become one-line :class:`TricklogError` messages.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -35,6 +36,8 @@ from typing import IO
 from pipeline.violations import TricklogError
 
 TEMP_INFIX = ".tmp-"
+#: :func:`fill_folder` writes into ``TARGET/.tricklog.tmp-PID-*``.
+FILL_NAME = "tricklog"
 
 
 def write_error(path: Path | str, error: OSError) -> TricklogError:
@@ -57,6 +60,7 @@ def atomic_path(path: Path) -> Iterator[Path]:
     it replaces ``path`` only when the block ends without error, and is removed otherwise."""
     path = Path(path)
     try:
+        clear_leftovers(path)
         fd, name = tempfile.mkstemp(prefix=f".{path.name}{TEMP_INFIX}{os.getpid()}-", dir=path.parent)
         os.close(fd)
     except OSError as e:
@@ -130,7 +134,7 @@ def replace_folder(target: Path, marker: str) -> Iterator[Path]:
     An existing ``target`` is replaced only when it holds ``marker`` (an earlier
     run wrote it) or is empty; any other folder is refused before anything is
     written, so a user's files are never deleted."""
-    target = Path(target)
+    target = Path(target).resolve()  # the folder itself, not a symlink to it
     if target.exists() and not target.is_dir():
         raise TricklogError(f"{target}: exists and is not a folder")
     if target.is_dir() and not (target / marker).is_file() and any(target.iterdir()):
@@ -146,20 +150,31 @@ def replace_folder(target: Path, marker: str) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def fill_folder(target: Path) -> Iterator[Path]:
-    """A fresh folder beside ``target`` to write into; when the block ends without
-    error each of its files is renamed into ``target`` (created if missing),
-    replacing files of the same name only: nothing else in ``target`` is touched."""
+    """A fresh hidden folder inside ``target`` (created if missing) to write into;
+    when the block ends without error each of its files is renamed into
+    ``target``, replacing files of the same name only: nothing else in
+    ``target`` is touched.  On error nothing of the new output is left."""
     target = Path(target)
     if target.exists() and not target.is_dir():
         raise TricklogError(f"{target}: exists and is not a folder")
-    with _aside(target) as temp:
-        yield temp
+    try:
         target.mkdir(parents=True, exist_ok=True)
+        inside = target / FILL_NAME
+        clear_leftovers(inside)
+        temp = _temp_dir(inside)
+    except OSError as e:
+        raise write_error(target, e) from e
+    try:
+        yield temp
         for entry in sorted(temp.rglob("*")):
             if not entry.is_dir():
                 destination = target / entry.relative_to(temp)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(entry, destination)
+    except OSError as e:
+        raise write_error(target, e) from e
+    finally:
+        _remove(temp)
 
 
 @contextlib.contextmanager

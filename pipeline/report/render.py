@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from pipeline.atomic import fill_folder
 from pipeline.report.charts import draw_all
 from pipeline.report.findings import findings
 from pipeline.report.run import Table, run_reports
@@ -107,9 +108,18 @@ class ReportResult:
 def write_report(
     db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
 ) -> ReportResult:
-    """Run every report on the warehouse ``db`` and write the report folder ``out``."""
+    """Run every report on the warehouse ``db`` and write the report folder ``out``:
+    into a folder aside first, then each file renamed into place (other files of
+    ``out`` are left alone)."""
     tables = run_reports(db, sources, players)
-    out.mkdir(parents=True, exist_ok=True)
+    with fill_folder(out) as folder:
+        written = _write_report(tables, db, folder, sources, players)
+    return ReportResult(out, written.summary, [out / p.relative_to(folder) for p in written.files])
+
+
+def _write_report(
+    tables: dict[str, Table], db: Path, out: Path, sources: Sequence[str], players: Sequence[str]
+) -> ReportResult:
     filters = {"sources": list(sources), "players": list(players)}
     summary = build_summary(tables, filters)
     result = ReportResult(out, summary)

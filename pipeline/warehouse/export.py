@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.atomic import replace_folder
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, scalar
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ EXPORTS: dict[str, str] = {
     "ingest_runs": "select * from ingest_runs",
 }
 PARTITIONED = frozenset({"hands", "plays"})
+#: The file that marks a folder as an export (so the next export may replace it).
+EXPORT_MARKER = ".tricklog-export"
 
 
 def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet") -> dict[str, int]:
@@ -38,9 +41,11 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
     con = connect(db, read_only=True)
     counts: dict[str, int] = {}
     try:
-        for table, query in EXPORTS.items():
-            counts[table] = int(scalar(con, f"select count(*) from {table}"))
-            _write_table(con.sql(query).fetch_arrow_reader(), out / table, table in PARTITIONED)
+        # written aside, then put in place whole; only a folder an earlier export wrote is replaced
+        with replace_folder(out, EXPORT_MARKER) as folder:
+            for table, query in EXPORTS.items():
+                counts[table] = int(scalar(con, f"select count(*) from {table}"))
+                _write_table(con.sql(query).fetch_arrow_reader(), folder / table, table in PARTITIONED)
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
     finally:
