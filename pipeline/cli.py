@@ -277,3 +277,19 @@ def main() -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(EXIT_CLEAN)
+    except OSError as e:  # a write that failed where no command expected it (stdout, say)
+        _silence_stdout()
+        where = f"{e.filename}" if e.filename else "the output"
+        print(f"tricklog: {where}: cannot write: {e.strerror or e}", file=sys.stderr)
+        sys.exit(EXIT_ERROR)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

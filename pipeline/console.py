@@ -18,10 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pipeline.atomic import atomic_file
 from pipeline.games import all_codes
 from pipeline.sources import ByteMeter, input_size, metered
 from pipeline.validate import CheckedGame, ValidationSummary
-from pipeline.violations import TricklogError, Violation
+from pipeline.violations import Violation
 
 SHOWN_VIOLATIONS = 20
 
@@ -38,10 +39,9 @@ class ValidateView:
 
     def __enter__(self) -> ValidateView:
         if self.violations_path is not None:
-            try:
-                self._out = self.violations_path.open("wb")
-            except OSError as e:
-                raise TricklogError(f"{self.violations_path}: cannot write: {e.strerror or e}") from e
+            # written aside and renamed into place at the end: never half a file
+            self._file = atomic_file(self.violations_path)
+            self._out = self._file.__enter__()
         self._progress.__enter__()
         return self
 
@@ -50,7 +50,7 @@ class ValidateView:
     ) -> None:
         self._progress.__exit__()
         if self._out is not None:
-            self._out.close()
+            self._file.__exit__(kind, value, tb)
 
     def on_game(self, game: CheckedGame) -> None:
         self._progress.advance()

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import orjson
 
+from pipeline.atomic import atomic_file
 from pipeline.validate import check_format, read_inputs
-from pipeline.violations import TricklogError, Violation
+from pipeline.violations import Violation
 
 
 @dataclass(slots=True)
@@ -29,11 +30,7 @@ def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
     """Write every game of the inputs as one euchre/1 line of ``output``."""
     check_format(fmt)
     result = ConversionResult()
-    try:
-        out = output.open("wb")
-    except OSError as e:
-        raise TricklogError(f"{output}: cannot write: {e.strerror or e}") from e
-    with out:
+    with atomic_file(output) as out:  # written aside, renamed into place when whole
         for item in read_inputs(paths, fmt):
             result.problems.extend(v.at(file=item.file, line=item.line) for v in item.violations)
             if item.record is None:

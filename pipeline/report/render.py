@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from pipeline.atomic import fill_folder
 from pipeline.report.findings import findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
@@ -67,9 +68,24 @@ class ReportResult:
 def write_report(
     db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
 ) -> ReportResult:
-    """Run every report on the warehouse ``db`` and write the report folder ``out``."""
+    """Run every report on the warehouse ``db`` and write the report folder ``out``:
+    into a folder aside first, then each file renamed into place (other files of
+    ``out`` are left alone)."""
     tables, reports = run_reports(db, sources, players)
-    out.mkdir(parents=True, exist_ok=True)
+    with fill_folder(out) as folder:
+        written = _write_report(tables, reports, db, folder, sources, players)
+    files = [out / p.relative_to(folder) for p in written.files]
+    return ReportResult(out, written.summary, reports, files)
+
+
+def _write_report(
+    tables: dict[str, Table],
+    reports: list[GameReport],
+    db: Path,
+    out: Path,
+    sources: Sequence[str],
+    players: Sequence[str],
+) -> ReportResult:
     filters = {"sources": list(sources), "players": list(players)}
     summary = build_summary(tables, filters, reports)
     result = ReportResult(out, summary, reports)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.atomic import replace_folder
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
 
 if TYPE_CHECKING:
@@ -56,15 +57,23 @@ def exports() -> list[Export]:
     return out
 
 
+#: The file that marks a folder as an export (so the next export may replace it).
+EXPORT_MARKER = ".tricklog-export"
+
+
 def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet") -> dict[str, int]:
     """Write every table under ``directory``; returns the rows written per table."""
     out = Path(directory)
     con = connect(db, read_only=True)
     counts: dict[str, int] = {}
     try:
-        for export in exports():
-            counts[export.table] = int(scalar(con, f"select count(*) from {export.table}"))
-            _write_table(con.sql(export.query).fetch_arrow_reader(), out / export.folder, export.partitioned)
+        # written aside, then put in place whole; only a folder an earlier export wrote is replaced
+        with replace_folder(out, EXPORT_MARKER) as folder:
+            for export in exports():
+                counts[export.table] = int(scalar(con, f"select count(*) from {export.table}"))
+                _write_table(
+                    con.sql(export.query).fetch_arrow_reader(), folder / export.folder, export.partitioned
+                )
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
     finally:

@@ -35,6 +35,7 @@ from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_
 from pipeline.validate import check_format, reader_for
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
+from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.prepare import Prepared, Replayed, prepare, replay_for_load
 from pipeline.warehouse.tables import Batch
 
@@ -122,12 +123,28 @@ def load(
     check_format(fmt)
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
         files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
-        con = connect(db, read_only=False)
-        try:
-            loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch)
-            return loader.run(fmt)
-        finally:
-            con.close()
+        with _database_errors(db):
+            con = connect(db, read_only=False)
+            try:
+                loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch)
+                return loader.run(fmt)
+            finally:
+                con.close()
+
+
+@contextlib.contextmanager
+def _database_errors(db: str | Path) -> Iterator[None]:
+    """A database that cannot be written (disk full, a folder without write access,
+    a file DuckDB refuses) is one line, saying what was kept."""
+    import duckdb
+
+    try:
+        yield
+    except duckdb.Error as e:
+        raise WarehouseError(
+            f"{db}: cannot write: {one_line(str(e))}; what was committed before is kept, "
+            "and running the same load again (once it can write) completes it"
+        ) from e
 
 
 def _input_file(name: str, spool: Path) -> InputFile:
@@ -305,7 +322,8 @@ class _Loader:
             )
             con.commit()
         except BaseException:
-            con.rollback()
+            with contextlib.suppress(Exception):  # a failed commit has already ended it
+                con.rollback()
             raise
         self.batch = Batch(s.run_id)
         if self.on_batch is not None:
@@ -349,7 +367,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> 
     try:
         con.execute(f"insert into {table} by name select * from _tricklog_batch")
     finally:
-        con.unregister("_tricklog_batch")
+        with contextlib.suppress(Exception):  # an aborted transaction refuses it; the error is above
+            con.unregister("_tricklog_batch")
 
 
 def _start_run(con: duckdb.DuckDBPyConnection, files: list[InputFile]) -> int:

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
+from pipeline.atomic import atomic_file, atomic_path, write_error
 from pipeline.warehouse.ddl import WarehouseError
 from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
 
@@ -75,30 +76,44 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | No
 
 def write_result(frame: pl.DataFrame, fmt: str, out: Path | None) -> None:
     """Write a result to ``out`` (stdout when None) as table, csv, json or parquet."""
+    import polars as pl
+
+    try:
+        _write_result(frame, fmt, out)
+    except pl.exceptions.PolarsError as e:
+        raise WarehouseError(f"cannot write this result as {fmt}: {one_line(str(e))}") from e
+
+
+def _write_result(frame: pl.DataFrame, fmt: str, out: Path | None) -> None:
     if fmt not in FORMATS:
         raise WarehouseError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     if fmt == "parquet":
         if out is None:
             raise WarehouseError("--format parquet needs an output file: -o FILE.parquet")
-        _write_file(out, lambda: frame.write_parquet(out))
+        with atomic_path(out) as temp:
+            _parquet(frame, temp)
         return
     if out is None:
-        _write_text(frame, fmt, sys.stdout.buffer)
-        sys.stdout.flush()
+        try:
+            _write_text(frame, fmt, sys.stdout.buffer)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise write_error("stdout", e) from e
         return
-    _write_file(out, lambda: _write_path(frame, fmt, out))
-
-
-def _write_path(frame: pl.DataFrame, fmt: str, out: Path) -> None:
-    with out.open("wb") as stream:
+    with atomic_file(out) as stream:  # written aside, renamed into place when whole
         _write_text(frame, fmt, stream)
 
 
-def _write_file(out: Path, write: Any) -> None:
+def _parquet(frame: pl.DataFrame, path: Path) -> None:
+    """Write Parquet; a failed write (a full disk) is the OSError it is, not a format error."""
+    import polars as pl
+
     try:
-        write()
-    except OSError as e:
-        raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
+        frame.write_parquet(path)
+    except pl.exceptions.PolarsError as e:
+        raise OSError(f"{one_line(str(e))}") from e
 
 
 def _write_text(frame: pl.DataFrame, fmt: str, stream: IO[bytes]) -> None:
@@ -117,10 +132,32 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
     import polars as pl
 
     nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
-    return frame.with_columns(
-        pl.Series(name, [None if v is None else orjson.dumps(v).decode() for v in frame[name].to_list()])
-        for name in nested
+    return _blobs_as_text(
+        frame.with_columns(
+            pl.Series(
+                name,
+                [
+                    None if v is None else orjson.dumps(v, default=_json_default).decode()
+                    for v in frame[name].to_list()
+                ],
+            )
+            for name in nested
+        )
     )
+
+
+def _blobs_as_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """Binary columns (blobs) as text, for CSV: UTF-8, other bytes as ``\\xNN`` escapes."""
+    import polars as pl
+
+    blobs = [name for name, dtype in frame.schema.items() if dtype == pl.Binary]
+    return frame.with_columns(
+        pl.Series(name, [_blob_text(v) for v in frame[name].to_list()], dtype=pl.String) for name in blobs
+    )
+
+
+def _blob_text(value: bytes | None) -> str | None:
+    return None if value is None else value.decode("utf-8", errors="backslashreplace")
 
 
 def _json_default(value: object) -> object:

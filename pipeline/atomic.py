@@ -1,0 +1,223 @@
+"""Writing outputs so that they are whole or absent: never half written, never mixed.
+
+* :func:`atomic_file` -- a file is written beside its target under a temporary
+  name and renamed over it when complete; on any error the temporary file is
+  removed and the target is left as it was.
+* :func:`replace_folder` -- a folder of outputs (a Parquet export) is written
+  into a fresh temporary folder beside the target, which then takes the
+  target's place whole.  A target that exists is replaced only if it is empty
+  or carries the marker file an earlier run wrote; any other folder is
+  refused, so a user's files are never deleted.
+* :func:`fill_folder` -- files (a report) are written into a hidden folder
+  inside the target, then each renamed into place: files of the same names
+  are replaced, nothing else in the folder is touched.
+
+A killed run leaves at most a ``.NAME.tmp-PID-*`` entry beside the target (or
+inside it), which the next run removes.  Errors become one-line :class:`TricklogError` messages.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with atomic_file(folder / "out.txt") as stream:
+...     _ = stream.write(b"whole")
+>>> (folder / "out.txt").read_bytes(), sorted(p.name for p in folder.iterdir())
+(b'whole', ['out.txt'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from pipeline.violations import TricklogError
+
+TEMP_INFIX = ".tmp-"
+#: :func:`fill_folder` writes into ``TARGET/.tricklog.tmp-PID-*``.
+FILL_NAME = "tricklog"
+
+
+def write_error(path: Path | str, error: OSError) -> TricklogError:
+    """The one-line message for an output that cannot be written."""
+    return TricklogError(f"{path}: cannot write: {error.strerror or error}")
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path) -> Iterator[IO[bytes]]:
+    """A binary stream whose content replaces ``path`` only when the block ends without error."""
+    with atomic_path(path) as temp, temp.open("wb") as stream:
+        yield stream
+        stream.flush()
+        os.fsync(stream.fileno())
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary file beside ``path`` for a writer that wants a name (Parquet, say);
+    it replaces ``path`` only when the block ends without error, and is removed otherwise."""
+    path = Path(path)
+    try:
+        clear_leftovers(path)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}{TEMP_INFIX}{os.getpid()}-", dir=path.parent)
+        os.close(fd)
+    except OSError as e:
+        raise write_error(path, e) from e
+    temp = Path(name)
+    try:
+        yield temp
+        _keep_mode(path, temp)
+        os.replace(temp, path)
+    except OSError as e:
+        _remove(temp)
+        raise write_error(path, e) from e
+    except BaseException:
+        _remove(temp)
+        raise
+
+
+def _keep_mode(target: Path, temp: Path) -> None:
+    """A new file gets the usual permissions (mkstemp makes it 0600); a replaced one keeps its own."""
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def clear_leftovers(target: Path) -> None:
+    """Remove what killed runs left beside ``target`` (``.NAME.tmp-PID-*``, ``.NAME.old-PID-*``);
+    the entries of a run still going (its process alive) are left alone."""
+    parent = target.parent
+    if not parent.is_dir():
+        return
+    for entry in parent.iterdir():
+        for kind in (TEMP_INFIX, ".old-"):
+            prefix = f".{target.name}{kind}"
+            if entry.name.startswith(prefix):
+                pid = entry.name[len(prefix) :].split("-", 1)[0]
+                if not pid.isdigit() or not _alive(int(pid)):
+                    _remove(entry)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _temp_dir(target: Path, kind: str = TEMP_INFIX) -> Path:
+    return Path(tempfile.mkdtemp(prefix=f".{target.name}{kind}{os.getpid()}-", dir=target.parent))
+
+
+@contextlib.contextmanager
+def replace_folder(target: Path, marker: str) -> Iterator[Path]:
+    """A fresh folder beside ``target`` to write into; when the block ends without
+    error it takes ``target``'s place whole (with ``marker`` written in it).
+
+    An existing ``target`` is replaced only when it holds ``marker`` (an earlier
+    run wrote it) or is empty; any other folder is refused before anything is
+    written, so a user's files are never deleted."""
+    target = Path(target).resolve()  # the folder itself, not a symlink to it
+    if target.exists() and not target.is_dir():
+        raise TricklogError(f"{target}: exists and is not a folder")
+    if target.is_dir() and not (target / marker).is_file() and any(target.iterdir()):
+        raise TricklogError(
+            f"{target}: a folder tricklog did not write (no {marker} in it); "
+            "give a new or empty folder, or remove this one yourself"
+        )
+    with _aside(target) as temp:
+        yield temp
+        (temp / marker).write_text("written by tricklog: this folder is replaced whole by the next run\n")
+        _swap(temp, target)
+
+
+@contextlib.contextmanager
+def fill_folder(target: Path) -> Iterator[Path]:
+    """A fresh hidden folder inside ``target`` (created if missing) to write into;
+    when the block ends without error each of its files is renamed into
+    ``target``, replacing files of the same name only: nothing else in
+    ``target`` is touched.  On error nothing of the new output is left."""
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise TricklogError(f"{target}: exists and is not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        inside = target / FILL_NAME
+        clear_leftovers(inside)
+        temp = _temp_dir(inside)
+    except OSError as e:
+        raise write_error(target, e) from e
+    try:
+        yield temp
+        for entry in sorted(temp.rglob("*")):
+            if not entry.is_dir():
+                destination = target / entry.relative_to(temp)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(entry, destination)
+    except OSError as e:
+        raise write_error(target, e) from e
+    finally:
+        _remove(temp)
+
+
+@contextlib.contextmanager
+def _aside(target: Path) -> Iterator[Path]:
+    """A temporary folder beside ``target``, removed at the end whatever happens."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        clear_leftovers(target)
+        temp = _temp_dir(target)
+    except OSError as e:
+        raise write_error(target, e) from e
+    try:
+        yield temp
+    except OSError as e:
+        raise write_error(target, e) from e
+    finally:
+        _remove(temp)
+
+
+def _swap(temp: Path, target: Path) -> None:
+    """Put ``temp`` in ``target``'s place: the old folder is renamed aside, the new
+    one renamed in, the old one removed.  Readers see the old folder or the new
+    one (or, for an instant, none), never a mix.  A concurrent run may put its
+    own folder in place meanwhile: then try again (the last one wins, whole)."""
+    for _ in range(10):
+        if not target.exists():
+            try:
+                os.replace(temp, target)
+                return
+            except OSError:
+                continue  # another run put its folder there first
+        old = _temp_dir(target, ".old-")
+        old.rmdir()
+        try:
+            os.replace(target, old)
+        except FileNotFoundError:
+            continue  # another run moved it first
+        try:
+            os.replace(temp, target)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.replace(old, target)  # put the earlier output back
+            raise
+        _remove(old)
+        return
+    raise OSError(f"{target} kept changing while it was replaced (another export running?)")

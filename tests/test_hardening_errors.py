@@ -1,0 +1,179 @@
+"""Failures outside tricklog's control -- a full disk, a folder it cannot write, a
+result CSV cannot hold -- end in one line on stderr and exit 2, never a traceback,
+and never leave half an output file behind."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+from pathlib import Path
+
+import duckdb
+import pytest
+from cli import TRICKLOG
+from warehouse_helpers import corrupt_lines, many_games, run_cli, valid_lines
+
+from pipeline.warehouse.api import load
+
+
+def run_limited(*args: str, max_file_bytes: int, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run tricklog with files capped at ``max_file_bytes``: a write past it fails as on a
+    full disk (EFBIG, the signal ignored), for the process and DuckDB alike."""
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
+    return subprocess.run(
+        [*TRICKLOG, *args],
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+        cwd=cwd,
+        timeout=600,
+        check=False,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2, (proc.stdout[-500:], proc.stderr[-2000:])
+    assert proc.stderr.startswith("tricklog: ") and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    return proc.stderr
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("in") / "big.jsonl"
+    path.write_bytes(b"\n".join([*many_games(3000), *corrupt_lines(), b"[1]"]) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("cap", [100_000, 3_000_000])
+def test_load_on_a_full_disk(tmp_path: Path, big: Path, cap: int) -> None:
+    db = tmp_path / "w.duckdb"
+    proc = run_limited("load", str(big), "--db", str(db), "--batch-size", "500", max_file_bytes=cap)
+    assert "cannot write" in one_line_error(proc)
+    # what was committed is whole, and the same load completes it
+    proc = run_cli("load", str(big), "--db", str(db))
+    assert proc.returncode == 1, proc.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        lines, games, present, quarantined = con.execute(
+            "select lines, games_loaded, already_present, quarantined from ingest_runs order by run_id desc limit 1"
+        ).fetchone()  # type: ignore[misc]
+        assert lines == games + present + quarantined
+        assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
+    finally:
+        con.close()
+
+
+def test_validate_violations_on_a_full_disk(tmp_path: Path, big: Path) -> None:
+    out = tmp_path / "v.jsonl"
+    proc = run_limited("validate", str(big), "--violations", str(out), max_file_bytes=2000)
+    assert str(out) in one_line_error(proc)
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_convert_on_a_full_disk(tmp_path: Path, big: Path) -> None:
+    out = tmp_path / "c.jsonl"
+    out.write_bytes(b"earlier output\n")
+    proc = run_limited("convert", str(big), "-o", str(out), max_file_bytes=100_000)
+    assert str(out) in one_line_error(proc)
+    assert out.read_bytes() == b"earlier output\n"  # untouched: never half a file
+    assert [p.name for p in tmp_path.iterdir()] == ["c.jsonl"]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("wh")
+    source = folder / "games.jsonl"
+    source.write_bytes(b"\n".join([*valid_lines(), b"\xff not json", b"[1]"]) + b"\n")
+    load([str(source)], folder / "w.duckdb")
+    return folder / "w.duckdb"
+
+
+def test_sql_output_on_a_full_disk(tmp_path: Path, db: Path) -> None:
+    for fmt in ("csv", "json", "parquet", "table"):
+        out = tmp_path / f"r.{fmt}"
+        proc = run_limited(
+            "sql",
+            "select * from games, range(50)",
+            "--db",
+            str(db),
+            "-f",
+            fmt,
+            "-o",
+            str(out),
+            max_file_bytes=5000,
+        )
+        assert str(out) in one_line_error(proc)
+        assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["sql", "select * from games", "-f", "json"],
+        ["sql", "select * from games", "-f", "csv"],
+        ["sql", "select * from games"],
+        ["validate", "{source}"],
+        ["validate", "{source}", "--json"],
+        ["load", "{source}", "--db", "{folder}/other.duckdb"],
+    ],
+)
+def test_stdout_on_a_full_device(db: Path, command: list[str]) -> None:
+    args = [a.format(source=db.parent / "games.jsonl", folder=db.parent) for a in command]
+    if args[0] == "sql":
+        args += ["--db", str(db)]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*TRICKLOG, *args], stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("tricklog: ") and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "No space left on device" in proc.stderr
+
+
+def test_a_blob_column_as_csv(db: Path) -> None:
+    proc = run_cli("sql", "select raw, code from quarantine order by line", "--db", str(db), "-f", "csv")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["raw,code", "\\xff not json,malformed_json", "[1],malformed_json"]
+    nested = run_cli(
+        "sql", "select [raw] as raws, {'r': raw} as s from quarantine", "--db", str(db), "-f", "csv"
+    )
+    assert nested.returncode == 0, nested.stderr
+
+
+def _loaded(folder: Path) -> Path:
+    source = folder / "games.jsonl"
+    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    db = folder / "w.duckdb"
+    load([str(source)], db)
+    more = folder / "more.jsonl"
+    more.write_bytes(b"\n".join(many_games(20, prefix="more")) + b"\n")
+    return db
+
+
+def test_a_database_beside_which_nothing_can_be_written(tmp_path: Path) -> None:
+    """The WAL cannot be created (its name leads nowhere), as in a folder without write access."""
+    db = _loaded(tmp_path)
+    (tmp_path / "w.duckdb.wal").symlink_to(tmp_path / "no-such-folder" / "wal")
+    proc = run_cli("load", str(tmp_path / "more.jsonl"), "--db", str(db))
+    assert "cannot write" in one_line_error(proc)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any folder")
+def test_a_database_in_a_folder_without_write_access(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = _loaded(folder)
+    folder.chmod(0o555)
+    try:
+        proc = run_cli("load", str(folder / "more.jsonl"), "--db", str(db))
+        assert "cannot write" in one_line_error(proc)
+    finally:
+        folder.chmod(0o755)
