@@ -138,7 +138,7 @@ def _play_trick(
         if seat in seats:
             state.add("play_turn", path, f"seat {seat} played a second card to the trick", trick=t, seat=seat)
             continue
-        expected = (leader + len(seats)) % 4
+        expected = next_to_play(leader, seats)
         if seat != expected:
             _report_turn(state, t, k, seat, expected, first=not seats)
             if not seats:
@@ -184,6 +184,11 @@ def _play_trick(
     excuse_wins = t == TRICKS - 1 and EXCUSE in cards and _side_won_all(state, seats[cards.index(EXCUSE)])
     played.winner = seats[winner_index(cards, excuse_wins=excuse_wins)]
     return played
+
+
+def next_to_play(leader: int, played: list[int]) -> int:
+    """The first seat from the leader on that has not played to the trick yet."""
+    return next((s for s in ((leader + i) % 4 for i in range(4)) if s not in played), leader)
 
 
 def _side_won_all(state: HandState, seat: int) -> bool:
