@@ -141,7 +141,8 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
             "deal_info.number_of_players",
         )
     taker = place(info.get("taker"), "deal_info.taker")
-    contract = CONTRACTS.get(info.get("contract"))  # type: ignore[arg-type]
+    raw_contract = info.get("contract")
+    contract = CONTRACTS.get(raw_contract) if isinstance(raw_contract, str) else None
     if contract is None:
         raise TarotClubError(
             "schema",
