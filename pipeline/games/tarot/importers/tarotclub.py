@@ -155,6 +155,8 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
     raw_tricks = deal.get("tricks")
     if not isinstance(raw_tricks, list):
         raise TarotClubError("schema", "tricks must be a list of strings of 4 cards", "tricks")
+    if len(raw_tricks) != 18:
+        raise TarotClubError("deck", f"{len(raw_tricks)} tricks; a deal at four players has 18", "tricks")
     tricks, played = _seat_tricks(raw_tricks, first, taker)
     unplayed = list(cards_in(DECK & ~_mask([c for cards in played for c in cards])))
     dealer = (first - 1) % 4
@@ -201,6 +203,14 @@ def _seat_tricks(raw: list[Any], first: int, taker: int) -> tuple[list[list[list
             )
         seats = [(leader + i) % 4 for i in range(4)]
         for seat, card in zip(seats, cards, strict=True):
+            earlier = next(
+                (k for k, trick in enumerate(tricks) if any(c == card_name(card) for _, c in trick)), None
+            )
+            if earlier is not None or cards.count(card) > 1:
+                where = f"in trick {earlier}" if earlier is not None else "twice in it"
+                raise TarotClubError(
+                    "not_held", f"trick {t}: {card_name(card)} was already played {where}", f"tricks[{t}]"
+                )
             played[seat].append(card)
         tricks.append([[s, card_name(c)] for s, c in zip(seats, cards, strict=True)])
         excuse_wins = (
