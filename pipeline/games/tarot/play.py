@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE, TRUMP, card_name, suit_of, suit_word
-from pipeline.games.tarot.state import TAKER_SIDE, HandState, PlayedTrick, is_seat
+from pipeline.games.tarot.cards import EXCUSE, card_name, parse_card, suit_word
+from pipeline.games.tarot.state import HandState, PlayedTrick, is_seat
 from pipeline.games.tarot.trick import highest_trump, led_suit, play_fault, winner_index
 
 TRICKS = 18
@@ -104,8 +104,6 @@ def _winner_from_record(
 
 def _note_plays(state: HandState, tricks: list[Any]) -> None:
     """Every card each seat plays in the record; the holding of a seat whose hand is not known."""
-    from pipeline.games.tarot.cards import parse_card
-
     for trick in tricks:
         for play in trick if isinstance(trick, list) else ():
             if isinstance(play, list) and len(play) == 2 and is_seat(play[0]):
@@ -121,8 +119,6 @@ def _play_trick(
     state: HandState, t: int, trick: list[Any], leader: int, full_record: bool
 ) -> PlayedTrick | None:
     """Replay one trick; None when a play cannot be read at all."""
-    from pipeline.games.tarot.cards import parse_card
-
     result = state.result
     played = PlayedTrick(leader)
     result.tricks.append(played)
@@ -246,4 +242,4 @@ def _report_obligation(
     state.add(code, f".tricks[{t}][{k}]", message, trick=t, seat=seat)
 
 
-__all__ = ["TAKER_SIDE", "TRICKS", "TRUMP", "first_leader", "play_phase", "suit_of"]
+__all__ = ["TRICKS", "first_leader", "next_to_play", "play_phase"]
