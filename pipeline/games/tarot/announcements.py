@@ -94,6 +94,8 @@ def _poignee(state: HandState, item: dict[str, Any], path: str, seat: int, when:
             seat=seat,
         )
         return
+    # From here on the poignée counts as the record says it was shown, faults or not.
+    state.result.poignees.append((seat, POIGNEE_NAMES[sizes.index(n)]))
     if when is not None and when > 0:
         state.add(
             "poignee",
@@ -102,6 +104,7 @@ def _poignee(state: HandState, item: dict[str, Any], path: str, seat: int, when:
             seat=seat,
             rule="poignee_late",
         )
+        return
     held = state.held[seat]
     if state.sure[seat]:
         missing = shown & ~held
@@ -124,8 +127,6 @@ def _poignee(state: HandState, item: dict[str, Any], path: str, seat: int, when:
                 seat=seat,
                 rule="excuse_in_poignee",
             )
-            return
-    state.result.poignees.append((seat, POIGNEE_NAMES[sizes.index(n)]))
 
 
 def _chelem(state: HandState, path: str, seat: int, when: int | None) -> None:

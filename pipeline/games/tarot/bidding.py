@@ -35,7 +35,7 @@ def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
             continue
         seat: int = bid["seat"]
         call: str = bid["call"]
-        expected = (first + k) % 4
+        expected = next((s for s in ((first + i) % 4 for i in range(4)) if s not in spoken), first)
         if seat in spoken or k >= 4:
             state.add("bid_turn", path, f"seat {seat} called a second time; each seat speaks once", seat=seat)
         elif seat != expected:

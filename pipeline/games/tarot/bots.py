@@ -31,7 +31,6 @@ from pipeline.games.tarot.cards import (
     PETIT,
     SUIT_MASK,
     T21,
-    TRUMP,
     TRUMPS,
     cards_in,
     count,
@@ -40,8 +39,8 @@ from pipeline.games.tarot.cards import (
     suit_of,
 )
 from pipeline.games.tarot.chien import ECART_SIZE, discardable
-from pipeline.games.tarot.rules import POIGNEE_NAMES, Rules
-from pipeline.games.tarot.trick import highest_trump, led_suit, legal_cards, winner_index
+from pipeline.games.tarot.rules import CALLS, POIGNEE_NAMES, Rules
+from pipeline.games.tarot.trick import legal_cards, winner_index
 
 #: Strength needed for each contract (see the module docstring).
 THRESHOLDS = (("garde_contre", 76), ("garde_sans", 67), ("garde", 50), ("prise", 40))
@@ -78,8 +77,6 @@ def call_for(judged: int) -> str:
 
 def choose_call(hand: int, highest: str | None, rng: random.Random) -> str:
     """The call of a seat: a contract above ``highest`` that its hand is worth, else pass."""
-    from pipeline.games.tarot.rules import CALLS
-
     call = call_for(strength(hand) + rng.randint(-JUDGEMENT_NOISE, JUDGEMENT_NOISE))
     if call == "pass" or (highest is not None and CALLS.index(call) <= CALLS.index(highest)):
         return "pass"
@@ -168,14 +165,11 @@ def _lead(hand: int, choices: list[int], rng: random.Random) -> int:
 
 
 __all__ = [
-    "TRUMP",
     "announces_chelem",
     "call_for",
     "choose_call",
     "choose_card",
     "choose_ecart",
     "choose_poignee",
-    "highest_trump",
-    "led_suit",
     "strength",
 ]

@@ -15,7 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import BOUTS, KINGS, PLAIN, TRUMPS, card_name, cards_in, count, is_trump
+from pipeline.games.tarot.cards import (
+    BOUTS,
+    KINGS,
+    PLAIN,
+    TRUMPS,
+    card_name,
+    cards_in,
+    count,
+    is_trump,
+    parse_card,
+)
 from pipeline.games.tarot.state import HandState
 
 ECART_SIZE = 6
@@ -66,6 +76,10 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
                 f"an écart is recorded in a {contract}, where the chien stays unseen and there is none",
                 seat=taker,
             )
+            if isinstance(raw, list):  # go on as the record says: those cards left the hand
+                gone = sum(1 << c for c in (parse_card(t) for t in raw) if c is not None)
+                state.held[taker] &= ~gone
+                state.taken |= gone & ~chien
         for card in cards_in(chien):
             state.located[card] = "the chien, unseen"
         return

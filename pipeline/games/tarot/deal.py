@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE_BIT, PETIT, TRUMPS, card_name, count
+from pipeline.games.tarot.cards import EXCUSE_BIT, PETIT, TRUMPS, card_name, count, parse_card
 from pipeline.games.tarot.state import HandState
 
 HAND_SIZE = 18
@@ -60,8 +60,6 @@ def deal_phase(state: HandState, hand: dict[str, Any]) -> None:
 
 
 def _in_order(tokens: list[Any]) -> list[int]:
-    from pipeline.games.tarot.cards import parse_card
-
     return [c for c in (parse_card(t) for t in tokens) if c is not None]
 
 

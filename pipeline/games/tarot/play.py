@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE, TRUMP, card_name, suit_of, suit_word
-from pipeline.games.tarot.state import TAKER_SIDE, HandState, PlayedTrick, is_seat
+from pipeline.games.tarot.cards import EXCUSE, card_name, parse_card, suit_word
+from pipeline.games.tarot.state import HandState, PlayedTrick, is_seat
 from pipeline.games.tarot.trick import highest_trump, led_suit, play_fault, winner_index
 
 TRICKS = 18
@@ -104,8 +104,6 @@ def _winner_from_record(
 
 def _note_plays(state: HandState, tricks: list[Any]) -> None:
     """Every card each seat plays in the record; the holding of a seat whose hand is not known."""
-    from pipeline.games.tarot.cards import parse_card
-
     for trick in tricks:
         for play in trick if isinstance(trick, list) else ():
             if isinstance(play, list) and len(play) == 2 and is_seat(play[0]):
@@ -121,8 +119,6 @@ def _play_trick(
     state: HandState, t: int, trick: list[Any], leader: int, full_record: bool
 ) -> PlayedTrick | None:
     """Replay one trick; None when a play cannot be read at all."""
-    from pipeline.games.tarot.cards import parse_card
-
     result = state.result
     played = PlayedTrick(leader)
     result.tricks.append(played)
@@ -138,7 +134,7 @@ def _play_trick(
         if seat in seats:
             state.add("play_turn", path, f"seat {seat} played a second card to the trick", trick=t, seat=seat)
             continue
-        expected = (leader + len(seats)) % 4
+        expected = next_to_play(leader, seats)
         if seat != expected:
             _report_turn(state, t, k, seat, expected, first=not seats)
             if not seats:
@@ -184,6 +180,11 @@ def _play_trick(
     excuse_wins = t == TRICKS - 1 and EXCUSE in cards and _side_won_all(state, seats[cards.index(EXCUSE)])
     played.winner = seats[winner_index(cards, excuse_wins=excuse_wins)]
     return played
+
+
+def next_to_play(leader: int, played: list[int]) -> int:
+    """The first seat from the leader on that has not played to the trick yet."""
+    return next((s for s in ((leader + i) % 4 for i in range(4)) if s not in played), leader)
 
 
 def _side_won_all(state: HandState, seat: int) -> bool:
@@ -241,4 +242,4 @@ def _report_obligation(
     state.add(code, f".tricks[{t}][{k}]", message, trick=t, seat=seat)
 
 
-__all__ = ["TAKER_SIDE", "TRICKS", "TRUMP", "first_leader", "play_phase", "suit_of"]
+__all__ = ["TRICKS", "first_leader", "next_to_play", "play_phase"]

@@ -28,6 +28,7 @@ chien the 21 and five low cards (7 points).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, HALF_POINTS, PETIT, cards_in, count
@@ -139,31 +140,65 @@ def contract_value(
     return goal, margin_half / 2, made, base if made else -base
 
 
-def poignee_value(rules: Rules, result: TarotHand, made: bool) -> int:
-    """The poignées, counted for the taker's side (s * poignee)."""
+def poignee_value(rules: Rules, poignees: Sequence[tuple[int, str]], taker: int, made: bool) -> int:
+    """The poignées, counted for the taker's side (``s * poignee`` under FFT)."""
     total = 0
-    for seat, name in result.poignees:
+    for seat, name in poignees:
         value = rules.poignee_values[POIGNEE_NAMES.index(name)]
         if rules.poignee_to == "winner":
             total += value if made else -value
         else:
-            total += value if seat == result.taker else -value
+            total += value if seat == taker else -value
     return total
 
 
-def chelem_value(rules: Rules, result: TarotHand) -> int:
-    """The chelem bonus for the taker's side (never two of them at once)."""
-    by_taker = result.chelem_announced and result.chelem_announcer == result.taker
-    by_defence = result.chelem_announced and not by_taker
-    if result.chelem_made:
+def chelem_value(rules: Rules, *, announcer: int | None, taker: int, made: bool, defence: bool) -> int:
+    """The chelem bonus for the taker's side (never two of them at once).
+
+    ``made``: the taker won every trick; ``defence``: it won none.  A chelem
+    announced by a defender (FFT does not foresee it) counts like the taker's,
+    for the defence.
+    """
+    by_taker = announcer is not None and announcer == taker
+    by_defence = announcer is not None and not by_taker
+    if made:
         return rules.chelem_announced if by_taker else rules.chelem_unannounced
-    if result.defence_chelem:
+    if defence:
         return -(rules.chelem_announced if by_defence else rules.chelem_defence)
     if by_taker:
         return -rules.chelem_failed
     if by_defence:
         return rules.chelem_failed
     return 0
+
+
+def contract_score(
+    rules: Rules,
+    contract: str,
+    *,
+    taker_half: int,
+    bouts: int,
+    petit_au_bout: int = 0,
+    poignees: Sequence[tuple[int, str]] = (),
+    taker: int = 0,
+    chelem_announcer: int | None = None,
+    taker_tricks: int = 9,
+) -> int:
+    """X = s(25 + |P - T|)m + 10bm + s*poignee + chelem: what the contract is worth to the taker.
+
+    >>> from pipeline.games.tarot.rules import Rules
+    >>> contract_score(Rules(), "garde", taker_half=2 * 59, bouts=3, poignees=[(3, "simple")], taker=3)
+    116
+    >>> contract_score(Rules(), "prise", taker_half=2 * 50, bouts=1, petit_au_bout=1)
+    -16
+    """
+    _, _, made, base = contract_value(rules, contract, taker_half=taker_half, bouts=bouts)
+    x = base + rules.petit_au_bout * petit_au_bout * rules.multiplier(contract)
+    x += poignee_value(rules, poignees, taker, made)
+    x += chelem_value(
+        rules, announcer=chelem_announcer, taker=taker, made=taker_tricks == 18, defence=taker_tricks == 0
+    )
+    return x
 
 
 def scoring_phase(state: HandState) -> None:
@@ -179,17 +214,30 @@ def scoring_phase(state: HandState) -> None:
     result.excuse_owner_side = None if side is None else SIDE_NAMES[side]
     result.chelem_made = result.taker_tricks == len(result.tricks)
     result.defence_chelem = result.taker_tricks == 0
-    goal, margin, made, base = contract_value(
+    goal, margin, made, _ = contract_value(
         rules, result.contract, taker_half=counted.taker_half, bouts=counted.bouts
     )
     result.target, result.margin, result.made = goal, margin, made
     b = petit_au_bout(result, rules)
     result.petit_au_bout = None if b == 0 else "taker" if b > 0 else "defence"
-    x = base + rules.petit_au_bout * b * rules.multiplier(result.contract)
-    x += poignee_value(rules, result, made) + chelem_value(rules, result)
+    x = contract_score(
+        rules,
+        result.contract,
+        taker_half=counted.taker_half,
+        bouts=counted.bouts,
+        petit_au_bout=b,
+        poignees=result.poignees,
+        taker=result.taker,
+        chelem_announcer=result.chelem_announcer,
+        taker_tricks=result.taker_tricks,
+    )
     result.contract_score = x
-    taker = result.taker
-    result.scores = (
+    result.scores = scores_of(x, result.taker)
+
+
+def scores_of(x: int, taker: int) -> tuple[int, int, int, int]:
+    """The taker scores 3X, each defender -X."""
+    return (
         3 * x if taker == 0 else -x,
         3 * x if taker == 1 else -x,
         3 * x if taker == 2 else -x,

@@ -34,8 +34,9 @@ from pipeline.games.tarot import bots
 from pipeline.games.tarot.cards import EXCUSE_BIT, NUM_CARDS, PETIT, TRUMPS, card_name, cards_in
 from pipeline.games.tarot.corrupt import Corruption, CorruptionPlanner
 from pipeline.games.tarot.replay import replay_hand
-from pipeline.games.tarot.rules import CALLS, PRESETS, Rules
+from pipeline.games.tarot.rules import PRESETS, Rules
 from pipeline.games.tarot.state import Context
+from pipeline.games.tarot.trick import winner_index
 from pipeline.violations import TricklogError
 
 SOURCE = "tricklog-simulate"
@@ -143,15 +144,9 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> dict[str, Any]:
             hands[seat] &= ~(1 << card)
             plays.append((seat, card))
         tricks.append([[s, card_name(c)] for s, c in plays])
-        leader = _winner(plays, t, tricks)
+        leader = plays[winner_index([c for _, c in plays])][0]
     record["tricks"] = tricks
     return record
-
-
-def _winner(plays: list[tuple[int, int]], t: int, tricks: list[list[list[Any]]]) -> int:
-    from pipeline.games.tarot.trick import winner_index
-
-    return plays[winner_index([c for _, c in plays])][0]
 
 
 def play_game(
@@ -311,4 +306,12 @@ def _cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-__all__ = ["CALLS", "SimulationResult", "simulate_game", "simulate_games", "write_simulation"]
+__all__ = [
+    "SimulationResult",
+    "claims_of",
+    "play_game",
+    "play_hand",
+    "simulate_game",
+    "simulate_games",
+    "write_simulation",
+]

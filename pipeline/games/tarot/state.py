@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE, card_name, cards_in, format_points, parse_card
+from pipeline.games.tarot.cards import card_name, cards_in, format_points, parse_card
 from pipeline.games.tarot.rules import Rules
 from pipeline.violations import Violation
 
@@ -111,6 +111,18 @@ class TarotHand:
 
     def side_of(self, seat: int) -> int:
         return TAKER_SIDE if seat == self.taker else DEFENCE_SIDE
+
+    @property
+    def taker_position(self) -> str | None:
+        """Where the taker sat from the dealer: "first" (spoke first), "second", "third" or "dealer"."""
+        if self.taker is None:
+            return None
+        return ("first", "second", "third", "dealer")[(self.taker - self.dealer - 1) % 4]
+
+    @property
+    def taker_score(self) -> int | None:
+        """The taker's score for the hand (3X)."""
+        return None if self.taker is None else self.scores[self.taker]
 
 
 @dataclass(slots=True)
@@ -238,7 +250,6 @@ def points_text(half: int) -> str:
 
 __all__ = [
     "DEFENCE_SIDE",
-    "EXCUSE",
     "SIDE_NAMES",
     "TAKER_SIDE",
     "Bid",

@@ -29,10 +29,11 @@ Where TarotClub scores otherwise than the FFT, the record says so in its
 played to the last trick (``excuse_last_trick: "lost"``).
 
 >>> record, problems = deal_to_record(_DOCTEST_DEAL, game_id="doc")
->>> problems, record["hands"][0]["bids"][0], record["hands"][0]["dealer"]
-([], {'seat': 0, 'call': 'garde'}, 3)
->>> record["hands"][0]["tricks"][0]
-[[0, '1H'], [1, 'QH'], [2, 'KH'], [3, '3H']]
+>>> hand = record["hands"][0]
+>>> problems, hand["bids"][0], hand["dealer"], hand["chien"]
+([], {'seat': 0, 'call': 'garde_sans'}, 3, ['T16', 'T17', 'T18', 'T19', 'T20', 'T21'])
+>>> hand["tricks"][0], hand["tricks"][1][0]
+([[0, '1S'], [1, '2S'], [2, '3S'], [3, '4S']], [3, '5S'])
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.games.tarot.cards import DECK, EXCUSE, NUM_CARDS, card_name, cards_in, trump
+from pipeline.games.tarot.cards import DECK, EXCUSE, card_name, cards_in, trump
 from pipeline.games.tarot.trick import winner_index
 from pipeline.sources import READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
@@ -141,7 +142,8 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
             "deal_info.number_of_players",
         )
     taker = place(info.get("taker"), "deal_info.taker")
-    contract = CONTRACTS.get(info.get("contract"))  # type: ignore[arg-type]
+    raw_contract = info.get("contract")
+    contract = CONTRACTS.get(raw_contract) if isinstance(raw_contract, str) else None
     if contract is None:
         raise TarotClubError(
             "schema",
@@ -154,6 +156,8 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
     raw_tricks = deal.get("tricks")
     if not isinstance(raw_tricks, list):
         raise TarotClubError("schema", "tricks must be a list of strings of 4 cards", "tricks")
+    if len(raw_tricks) != 18:
+        raise TarotClubError("deck", f"{len(raw_tricks)} tricks; a deal at four players has 18", "tricks")
     tricks, played = _seat_tricks(raw_tricks, first, taker)
     unplayed = list(cards_in(DECK & ~_mask([c for cards in played for c in cards])))
     dealer = (first - 1) % 4
@@ -200,6 +204,14 @@ def _seat_tricks(raw: list[Any], first: int, taker: int) -> tuple[list[list[list
             )
         seats = [(leader + i) % 4 for i in range(4)]
         for seat, card in zip(seats, cards, strict=True):
+            earlier = next(
+                (k for k, trick in enumerate(tricks) if any(c == card_name(card) for _, c in trick)), None
+            )
+            if earlier is not None or cards.count(card) > 1:
+                where = f"in trick {earlier}" if earlier is not None else "twice in it"
+                raise TarotClubError(
+                    "not_held", f"trick {t}: {card_name(card)} was already played {where}", f"tricks[{t}]"
+                )
             played[seat].append(card)
         tricks.append([[s, card_name(c)] for s, c in zip(seats, cards, strict=True)])
         excuse_wins = (
@@ -280,19 +292,21 @@ def _item(path: str, line: int | None, raw: bytes, value: object) -> SourceItem:
     return SourceItem(path, line, raw if record is None else None, record, located)
 
 
+#: 78 TarotClub tokens; the doctest's deal plays them four by four and leaves six for the dog.
+_TOKENS = [f"{v:02d}-{s}" for s in "SHDC" for v in range(1, 15)] + [f"{v:02d}-T" for v in range(22)]
 _DOCTEST_DEAL: dict[str, Any] = {
     "version": "3",
     "deal_info": {
         "number_of_players": 4,
         "taker": "South",
-        "contract": "Guard",
+        "contract": "Guard without",
         "slam": False,
         "first_trick_lead": "South",
-        "dog": "",
+        "dog": ";".join(_TOKENS[72:]),
         "attack_handle": "",
         "defense_handle": "",
     },
-    "tricks": ["01-H;13-H;14-H;03-H"],
+    "tricks": [";".join(_TOKENS[4 * t : 4 * t + 4]) for t in range(18)],
 }
 
-__all__ = ["NUM_CARDS", "deal_to_record", "looks_like_tarotclub", "read_tarotclub"]
+__all__ = ["deal_to_record", "game_id_for", "looks_like_tarotclub", "parse_card", "read_tarotclub"]

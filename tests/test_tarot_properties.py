@@ -1,0 +1,111 @@
+"""Properties of the Tarot replay on simulated games and random positions.
+
+- simulated games replay with no violation;
+- every played deal's card points add up to 91 (182 half points);
+- each hand's four scores sum to zero, and the taker's points are a whole number;
+- the play obligations, written here a second time as plainly as the
+  rulebook states them, agree with the replay's ``legal_cards`` everywhere.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.games.tarot.cards import CARD_CODES, card_name, cards_in
+from pipeline.games.tarot.replay import replay_game
+from pipeline.games.tarot.scoring import count_cards
+from pipeline.games.tarot.simulate import simulate_game
+from pipeline.games.tarot.trick import legal_cards, play_fault
+
+TOKENS = sorted(CARD_CODES, key=CARD_CODES.__getitem__)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(0, 50))
+def test_simulated_games_replay_clean_and_conserve_points(seed: int, n: int) -> None:
+    record = simulate_game(n, seed=seed)
+    game = replay_game(record)
+    assert game.violations == []
+    totals = [0, 0, 0, 0]
+    for hand in game.hands:
+        assert sum(hand.scores) == 0
+        totals = [t + s for t, s in zip(totals, hand.scores, strict=True)]
+        assert hand.valid and hand.complete and hand.deal_known
+        if hand.taker is None:
+            assert hand.thrown_in in ("all_passed", "petit_sec") and hand.scores == (0, 0, 0, 0)
+            continue
+        counted = count_cards(hand, game.rules)
+        assert counted.taker_half + counted.defence_half == 182
+        assert hand.taker_half_points % 2 == 0  # a whole number of points at four players
+        assert hand.scores[hand.taker] == 3 * hand.contract_score
+        assert len(hand.tricks) == 18 and all(len(t.plays) == 4 for t in hand.tricks)
+    assert list(game.totals) == totals and sum(game.totals) == 0
+
+
+def _suit(token: str) -> str:
+    return "EX" if token == "EX" else "T" if token.startswith("T") else token[-1]
+
+
+def plain_legal(hand: list[str], trick: list[str]) -> set[str]:
+    """What may be played, as the rulebook says it, on card names."""
+    led = next((_suit(c) for c in trick if c != "EX"), None)
+    if led is None:
+        return set(hand)  # leading, or only the Excuse so far: anything
+    has_led = any(_suit(c) == led for c in hand)
+    trumps = [int(c[1:]) for c in hand if _suit(c) == "T"]
+    top = max((int(c[1:]) for c in trick if _suit(c) == "T"), default=0)
+    allowed = set()
+    for card in hand:
+        if card == "EX":
+            allowed.add(card)  # the Excuse, at any time
+        elif led != "T" and has_led:
+            if _suit(card) == led:
+                allowed.add(card)  # follow suit
+        elif not trumps:
+            allowed.add(card)  # neither the suit nor a trump: anything
+        elif _suit(card) == "T" and (int(card[1:]) > top or max(trumps) < top):
+            allowed.add(card)  # a trump, higher than the trick's if one can be
+    return allowed
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    cards = draw(st.permutations(TOKENS))
+    size = draw(st.integers(1, 18))
+    before = draw(st.integers(0, 3))
+    # bias towards trumps in the trick, where the rules are subtle
+    return cards[:size], cards[size : size + before]
+
+
+@settings(max_examples=600, deadline=None)
+@given(position=positions())
+def test_the_plain_rules_agree_with_legal_cards(position: tuple[list[str], list[str]]) -> None:
+    hand, trick = position
+    mask = sum(1 << CARD_CODES[c] for c in hand)
+    played = [CARD_CODES[c] for c in trick]
+    assert {card_name(c) for c in cards_in(legal_cards(mask, played))} == plain_legal(hand, trick)
+    for token in hand:
+        card = CARD_CODES[token]
+        assert (play_fault(mask & ~(1 << card), played, card) is None) == (token in plain_legal(hand, trick))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    hand=st.lists(
+        st.sampled_from([t for t in TOKENS if t.startswith("T") or t in ("EX", "KH", "2H", "3C")]),
+        min_size=1,
+        max_size=8,
+        unique=True,
+    ),
+    trick=st.lists(
+        st.sampled_from([t for t in TOKENS if t.startswith("T") or t in ("EX", "QH", "1H", "QS")]),
+        max_size=3,
+        unique=True,
+    ),
+)
+def test_the_plain_rules_agree_on_trump_heavy_positions(hand: list[str], trick: list[str]) -> None:
+    trick = [c for c in trick if c not in hand]
+    mask = sum(1 << CARD_CODES[c] for c in hand)
+    played = [CARD_CODES[c] for c in trick]
+    assert {card_name(c) for c in cards_in(legal_cards(mask, played))} == plain_legal(hand, trick)
