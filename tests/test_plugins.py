@@ -207,3 +207,44 @@ def test_valid_agrees_with_the_violations_table_and_the_report(tmp_path: Path) -
     finally:
         con.close()
     assert made == demo == summary["euchre"]["hands"] == summary["euchre"]["euchre_rate"]["n"]
+
+
+def test_each_planted_fault_is_charged_to_the_player_at_fault(tmp_path: Path) -> None:
+    """The warehouse charges each planted fault to the seat that made it, and to the
+    name in that seat; the audit's per-player table counts by those columns."""
+    games = tmp_path / "g.jsonl"
+    made = run(
+        "simulate",
+        "--games",
+        "300",
+        "--seed",
+        "11",
+        "--preset",
+        "mixed",
+        "--corrupt",
+        "0.3",
+        "-o",
+        str(games),
+    )
+    assert made.returncode == 0, made.stderr
+    planted = json.loads((tmp_path / "g.corruptions.json").read_text())
+    seated = [p for p in planted if p["seat"] is not None]
+    assert len(seated) > 30 and {"sitting_out", "renege", "bid_turn"} <= {p["code"] for p in seated}
+    db = tmp_path / "w.duckdb"
+    run("load", str(games), "--db", str(db))
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        charged = {
+            (game_id, code, hand, seat): player
+            for game_id, code, hand, seat, player in con.execute(
+                "select game_id, code, hand, seat, player from violations where seat is not null"
+            ).fetchall()
+        }
+        players = dict(con.execute("select game_id, players from games").fetchall())
+    finally:
+        con.close()
+    for fault in seated:
+        key = (fault["game_id"], fault["code"], fault["hand"], fault["seat"])
+        assert key in charged, fault
+        if fault["game_id"] in players:
+            assert charged[key] == players[fault["game_id"]][fault["seat"]]

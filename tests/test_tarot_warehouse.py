@@ -1,0 +1,150 @@
+"""French Tarot through the core's commands: validate, load, sql, export and
+report, from tarot/1 records and TarotClub files; every figure of the ``tarot``
+object of summary.json against a plain recomputation over ``replay_game``."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from cli import run
+
+from pipeline.games.tarot.replay import replay_game
+from pipeline.report.stats import rate
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tarot"
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("tarot")
+    games = folder / "tarot.jsonl"
+    made = run(
+        "simulate", "--game", "tarot", "--games", "120", "--seed", "3", "--corrupt", "0.1", "-o", str(games)
+    )
+    assert made.returncode == 0, made.stderr
+    db = folder / "w.duckdb"
+    clubs = sorted(str(p) for p in FIXTURES.glob("tarotclub-*.json"))
+    loaded = run("load", str(games), *clubs, "--db", str(db), "--json")
+    assert loaded.returncode == 1, loaded.stderr  # the planted faults
+    report = run("report", "--db", str(db), "--out", str(folder / "report"))
+    assert report.returncode == 0, report.stderr
+    return games, db, json.loads((folder / "report" / "summary.json").read_text())
+
+
+def counted_hands(games: Path) -> tuple[int, list[Any], int]:
+    """Games with a counted hand, the counted hands, and valid thrown-in hands, by plain
+    Python (a line the loader keeps out -- not JSON, a required field missing, a
+    game_id seen before -- counts nothing)."""
+    hands, thrown, games_counted, seen = [], 0, 0, set()
+    for line in games.read_bytes().splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        replay = replay_game(record)
+        required = {"format", "game_id", "players", "hands"}
+        if replay.game_id in seen or any(
+            v.code == "schema" and v.hand is None and v.path in required for v in replay.violations
+        ):
+            continue
+        seen.add(replay.game_id)
+        named = {v.hand for v in replay.violations}
+        ok = [h for h in replay.hands if h.index not in named]
+        thrown += sum(1 for h in ok if h.thrown_in is not None)
+        counted = [h for h in ok if h.complete and h.thrown_in is None and h.taker is not None]
+        games_counted += bool(counted)
+        hands += counted
+    return games_counted, hands, thrown
+
+
+def test_every_tarot_figure_matches_a_plain_recomputation(loaded: tuple[Path, Path, dict[str, Any]]) -> None:
+    games, _, summary = loaded
+    t = summary["tarot"]
+    n_games, hands, thrown = counted_hands(games)
+    tarotclub = [replay_game(record) for record in _tarotclub_records()]
+    club_hands = [
+        h for r in tarotclub for h in r.hands if not r.violations and h.complete and h.taker is not None
+    ]
+    hands += club_hands
+    n_games += sum(1 for r in tarotclub if not r.violations)
+    assert (t["games"], t["hands"], t["thrown_in"]) == (n_games, len(hands), thrown)
+    assert t["made"] == rate(sum(bool(h.made) for h in hands), len(hands)).to_json()
+    for contract, figures in t["contracts"].items():
+        mine = [h for h in hands if h.contract == contract]
+        assert figures["n"] == len(mine)
+        assert figures["success"] == rate(sum(bool(h.made) for h in mine), len(mine)).to_json()
+        if mine:
+            assert figures["mean_taker_score"] == pytest.approx(statistics.fmean(h.taker_score for h in mine))
+            assert figures["share"] == pytest.approx(len(mine) / len(hands))
+    for bouts, figures in t["success_by_bouts"].items():
+        mine = [h for h in hands if h.bouts == int(bouts)]
+        assert figures == rate(sum(bool(h.made) for h in mine), len(mine)).to_json()
+    for position, figures in t["success_by_taker_position"].items():
+        mine = [h for h in hands if h.taker_position == position]
+        assert figures == rate(sum(bool(h.made) for h in mine), len(mine)).to_json()
+    assert t["petit_au_bout"] == {
+        "hands": sum(h.petit_au_bout is not None for h in hands),
+        "taker": sum(h.petit_au_bout == "taker" for h in hands),
+        "defence": sum(h.petit_au_bout == "defence" for h in hands),
+    }
+    assert t["poignee"] == {
+        size: sum(s == size for h in hands for _, s in h.poignees) for size in ("simple", "double", "triple")
+    }
+    assert (t["chelem"]["announced"], t["chelem"]["made"]) == (
+        sum(h.chelem_announced for h in hands),
+        sum(h.chelem_made for h in hands),
+    )
+    assert sum(b["made"] + b["down"] for b in t["margin"]) == len(hands)
+
+
+def _tarotclub_records() -> list[dict[str, Any]]:
+    from pipeline.games.tarot.importers.tarotclub import read_tarotclub
+
+    return [
+        item.record
+        for p in sorted(FIXTURES.glob("tarotclub-*.json"))
+        for item in read_tarotclub(str(p))
+        if item.record
+    ]
+
+
+def test_tarot_tables_hold_every_deal(loaded: tuple[Path, Path, dict[str, Any]]) -> None:
+    _, db, _ = loaded
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        per_hand = con.execute(
+            "select count(*) filter (where n <> 78) from (select h.game_id, h.hand_no, "
+            "(select count(*) from tarot.plays p where p.game_id = h.game_id and p.hand_no = h.hand_no)"
+            " + (select count(*) from tarot.chien c where c.game_id = h.game_id and c.hand_no = h.hand_no"
+            " and c.pile = 'chien') as n from tarot.hands h "
+            "where h.complete and h.valid and h.thrown_in is null and h.contract in ('prise', 'garde'))"
+        ).fetchall()[0][0]
+        assert per_hand == 0  # 72 cards played and the 6 of the chien: the whole deck
+        zero_sum = con.execute("select count(*) from tarot.hands where list_sum(scores) <> 0").fetchall()[0][
+            0
+        ]
+        assert zero_sum == 0
+        games = con.execute("select game, count(*) from games group by 1").fetchall()
+        assert dict(games)["tarot"] > 100
+        players = con.execute(
+            "select count(*) from violations v where v.seat is not null and v.player is null"
+        ).fetchall()
+        assert players[0][0] == 0
+    finally:
+        con.close()
+
+
+def test_tarot_sql_and_export(loaded: tuple[Path, Path, dict[str, Any]], tmp_path: Path) -> None:
+    _, db, summary = loaded
+    query = "select count(*) as n from tarot_counted_hands()"
+    out = run("sql", query, "--db", str(db), "--format", "csv")
+    assert out.stdout.split() == ["n", str(summary["tarot"]["hands"])]
+    exported = run("export", "--db", str(db), "--parquet", str(tmp_path / "pq"))
+    assert exported.returncode == 0, exported.stderr
+    assert any((tmp_path / "pq" / "tarot" / "hands").rglob("*.parquet"))
+    assert (tmp_path / "pq" / "tarot" / "chien" / "part-0.parquet").is_file()
