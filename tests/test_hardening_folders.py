@@ -39,7 +39,9 @@ def exported_counts(folder: Path) -> dict[str, int]:
     con = duckdb.connect()
     try:
         return {
-            t: con.execute(f"select count(*) from read_parquet('{folder}/{t}/**/*.parquet')").fetchone()[0]  # type: ignore[index]
+            t: con.execute(
+                f"select count(*) from read_parquet('{folder}/{t.replace('.', '/')}/**/*.parquet')"
+            ).fetchone()[0]  # type: ignore[index]
             for t in TABLES
         }
     finally:
