@@ -71,6 +71,10 @@ def rank_of(card: int) -> int:
     return card - FIRST_TRUMP + 1 if card < EXCUSE else 0
 
 
+#: :func:`suit_of` of each card, as a table for the hot paths.
+SUIT_OF: tuple[int, ...] = tuple(suit_of(c) for c in range(NUM_CARDS))
+
+
 def is_trump(card: int) -> bool:
     return FIRST_TRUMP <= card < EXCUSE
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE, card_name, parse_card, suit_word
+from pipeline.games.tarot.cards import CARD_CODES, EXCUSE, SUIT_OF, TRUMP, card_name, parse_card, suit_word
 from pipeline.games.tarot.state import HandState, PlayedTrick, is_seat
 from pipeline.games.tarot.trick import highest_trump, led_suit, play_fault, winner_index
 
@@ -124,53 +124,67 @@ def _play_trick(
     result.tricks.append(played)
     seats: list[int] = []
     cards: list[int] = []
+    led = -1  # the suit to follow once known (-1: none yet)
     for k, play in enumerate(trick):
-        path = f".tricks[{t}][{k}]"
-        if not (isinstance(play, list) and len(play) == 2 and is_seat(play[0])):
-            state.add("schema", path, f"a play is [seat 0-3, card], not {play!r}", trick=t)
+        if not (type(play) is list and len(play) == 2 and type(play[0]) is int and 0 <= play[0] <= 3):
+            state.add("schema", f".tricks[{t}][{k}]", f"a play is [seat 0-3, card], not {play!r}", trick=t)
             return None
         seat: int = play[0]
         token = play[1]
         if seat in seats:
-            state.add("play_turn", path, f"seat {seat} played a second card to the trick", trick=t, seat=seat)
+            state.add(
+                "play_turn",
+                f".tricks[{t}][{k}]",
+                f"seat {seat} played a second card to the trick",
+                trick=t,
+                seat=seat,
+            )
             continue
-        expected = next_to_play(leader, seats)
+        expected = (leader + len(seats)) % 4
+        if expected in seats:
+            expected = next_to_play(leader, seats)
         if seat != expected:
             _report_turn(state, t, k, seat, expected, first=not seats)
             if not seats:
                 leader = seat
                 played.leader = seat
-        card = parse_card(token)
+        card = CARD_CODES.get(token) if type(token) is str else None
         if card is None:
             state.add(
                 "bad_card",
-                f"{path}[1]",
+                f".tricks[{t}][{k}][1]",
                 f"seat {seat} played {token!r}, which is not a card of the Tarot deck",
                 trick=t,
                 seat=seat,
             )
             return None
         mask = 1 << card
-        holding = state.held[seat] & state.later[seat] if full_record else state.held[seat]
+        held = state.held[seat]
+        holding = held & state.later[seat] if full_record else held
         state.later[seat] &= ~mask
-        if state.held[seat] & mask and not state.taken & mask:
-            state.held[seat] ^= mask
-            fault = play_fault(holding & ~mask, cards, card)
-            if fault is not None and seat not in state.suspect:
-                _report_obligation(state, t, k, seat, card, cards, fault)
-            if fault is not None:
-                state.suspect.add(seat)
+        if held & mask and not state.taken & mask:
+            state.held[seat] = held ^ mask
+            suit = SUIT_OF[card]
+            # Fast path: a lead, the Excuse, or following a led suit are always legal.
+            if led >= 0 and card != EXCUSE and not (suit == led and led != TRUMP):
+                fault = play_fault(holding & ~mask, cards, card)
+                if fault is not None and seat not in state.suspect:
+                    _report_obligation(state, t, k, seat, card, cards, fault)
+                if fault is not None:
+                    state.suspect.add(seat)
         elif seat in state.suspect and not state.taken & mask:
             pass  # a card moved by the seat's earlier fault
         else:
             state.suspect.add(seat)
             state.add(
                 "not_held",
-                path,
+                f".tricks[{t}][{k}]",
                 f"seat {seat} played {card_name(card)}, {state.whereabouts(card, seat)}",
                 trick=t,
                 seat=seat,
             )
+        if led < 0 and card != EXCUSE:
+            led = SUIT_OF[card]
         state.taken |= mask
         seats.append(seat)
         cards.append(card)
