@@ -60,6 +60,15 @@ def test_the_base_record_is_clean() -> None:
         True,
         (-74, -74, 222, -74),
     )
+    assert (hand.taker_position, hand.taker_score, hand.bouts, hand.excuse_owner_side) == (
+        "second",
+        222,
+        3,
+        "taker",
+    )
+    outcome = json.loads(json.dumps(hand.to_json()))
+    assert outcome["ecart"] == ["4C", "5D", "10C", "ND", "QD", "1H"] and outcome["taker_points"] == 48.0
+    assert outcome["tricks"][0] == {"leader": 1, "winner": 2, "plays": FIRST_TRICK}
     assert replay_game(first_trick_only(base())).violations == []
     assert replay_game(first_trick_only(base())).hands[0].complete is False
 

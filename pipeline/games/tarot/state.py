@@ -112,6 +112,40 @@ class TarotHand:
     def side_of(self, seat: int) -> int:
         return TAKER_SIDE if seat == self.taker else DEFENCE_SIDE
 
+    def to_json(self) -> dict[str, Any]:
+        """The hand's outcome as a JSON object (cards as tokens, points as numbers)."""
+        return {
+            "index": self.index,
+            "dealer": self.dealer,
+            "deal_known": self.deal_known,
+            "valid": self.valid,
+            "complete": self.complete,
+            "thrown_in": self.thrown_in,
+            "bids": [{"seat": b.seat, "call": b.call} for b in self.bids],
+            "contract": self.contract,
+            "taker": self.taker,
+            "taker_position": self.taker_position,
+            "chien": [card_name(c) for c in self.chien],
+            "ecart": [card_name(c) for c in self.ecart],
+            "poignees": [[seat, name] for seat, name in self.poignees],
+            "chelem_announced": self.chelem_announced,
+            "chelem_announcer": self.chelem_announcer,
+            "tricks": [t.to_json() for t in self.tricks],
+            "taker_tricks": self.taker_tricks,
+            "taker_points": self.taker_points,
+            "bouts": self.bouts,
+            "target": self.target,
+            "margin": self.margin,
+            "made": self.made,
+            "petit_au_bout": self.petit_au_bout,
+            "chelem_made": self.chelem_made,
+            "defence_chelem": self.defence_chelem,
+            "excuse_owner_side": self.excuse_owner_side,
+            "contract_score": self.contract_score,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+        }
+
     @property
     def taker_position(self) -> str | None:
         """Where the taker sat from the dealer: "first" (spoke first), "second", "third" or "dealer"."""
