@@ -75,7 +75,6 @@ def _check_points(state: HandState, claimed: dict[str, Any], played: bool) -> No
                 "points",
                 ".claimed.taker_points",
                 f"the log claims {points} points for the taker; at four players the taker's total is a whole number",
-                seat=result.taker,
                 rule="half_point",
             )
         elif played and points * 2 != result.taker_half_points:
@@ -83,7 +82,6 @@ def _check_points(state: HandState, claimed: dict[str, Any], played: bool) -> No
                 "points",
                 ".claimed.taker_points",
                 f"the log claims {points:g} points for the taker, the replay gives {result.taker_points:g}",
-                seat=result.taker,
             )
     bouts = claimed.get("bouts")
     if bouts is not None:
@@ -94,7 +92,6 @@ def _check_points(state: HandState, claimed: dict[str, Any], played: bool) -> No
                 "points",
                 ".claimed.bouts",
                 f"the log claims {bouts} bouts for the taker, the replay gives {result.bouts}",
-                seat=result.taker,
             )
     made = claimed.get("made")
     if made is not None:
@@ -106,5 +103,4 @@ def _check_points(state: HandState, claimed: dict[str, Any], played: bool) -> No
                 ".claimed.made",
                 f"the log says the contract was {'made' if made else 'down'}, the replay gives "
                 f"{result.taker_points:g} points against {result.target}: {'made' if result.made else 'down'}",
-                seat=result.taker,
             )
