@@ -465,3 +465,10 @@ def test_planted_faults_give_one_code_with_its_place(code: str) -> None:
             assert violation.message.startswith(f"hand {violation.hand}, trick {violation.trick}: ")
         return
     pytest.fail(f"no game took a {code} fault")
+
+
+def test_deck_short_trick() -> None:
+    record = first_trick_only(base(), [[1, "KD"], [2, "T1"], [3, "1D"]])
+    v = only(record)
+    assert where(v) == ("deck", "hands[0].tricks[0]", 0, 0, None)
+    assert v.message == "hand 0, trick 0: the trick has 3 cards; each of the 4 seats plays one"

@@ -61,7 +61,7 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
         if len(played.plays) < 4:
             complete = False
             state.add(
-                "play_turn",
+                "deck",
                 f".tricks[{t}]",
                 f"the trick has {len(played.plays)} cards; each of the 4 seats plays one",
                 trick=t,
