@@ -140,11 +140,6 @@ def half_points_of(mask: int) -> int:
     return sum(HALF_POINTS[c] for c in cards_in(mask))
 
 
-def describe(card: int) -> str:
-    """A card for a sentence: its token, and what suit it is."""
-    return card_name(card)
-
-
 def suit_word(suit: int) -> str:
     """``heart``, ``trump`` ..., for messages."""
     return SUIT_NAMES[suit] if suit < 4 else "trump" if suit == TRUMP else "Excuse"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.games.tarot.cards import card_name, cards_in, format_points, parse_card
+from pipeline.games.tarot.cards import card_name, parse_card
 from pipeline.games.tarot.rules import Rules
 from pipeline.violations import Violation
 
@@ -274,14 +274,6 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def names(mask: int) -> str:
-    return " ".join(card_name(c) for c in cards_in(mask))
-
-
-def points_text(half: int) -> str:
-    return format_points(half)
-
-
 __all__ = [
     "DEFENCE_SIDE",
     "SIDE_NAMES",
@@ -294,6 +286,4 @@ __all__ = [
     "TarotReplay",
     "is_int",
     "is_seat",
-    "names",
-    "points_text",
 ]
