@@ -56,7 +56,7 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
         if played is None:
             complete = False
             break
-        if played.winner is not None and any(s in state.suspect for s, _ in played.plays):
+        if played.winner is not None and (played.unsure or state.follow_record):
             _winner_from_record(state, played, t, tricks, hand)
         if len(played.plays) < 4:
             complete = False
@@ -68,9 +68,8 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
             )
         if played.winner is None:
             break
-        if played.winner == result.taker:
-            result.taker_tricks += 1
         leader = played.winner
+    result.taker_tricks = sum(1 for p in result.tricks if p.winner is not None and p.winner == result.taker)
     result.complete = (
         complete and len(result.tricks) == TRICKS and all(t.winner is not None for t in result.tricks)
     )
@@ -145,6 +144,7 @@ def _play_trick(
             expected = next_to_play(leader, seats)
         if seat != expected:
             _report_turn(state, t, k, seat, expected, first=not seats)
+            played.unsure = True
             if not seats:
                 leader = seat
                 played.leader = seat
@@ -168,14 +168,21 @@ def _play_trick(
             # Fast path: a lead, the Excuse, or following a led suit are always legal.
             if led >= 0 and card != EXCUSE and not (suit == led and led != TRUMP):
                 fault = play_fault(holding & ~mask, cards, card)
-                if fault is not None and seat not in state.suspect:
+                if fault is not None and seat not in state.suspect and not played.unsure:
                     _report_obligation(state, t, k, seat, card, cards, fault)
                 if fault is not None:
                     state.suspect.add(seat)
-        elif seat in state.suspect and not state.taken & mask:
+                    state.faulty |= mask
+                    played.unsure = True
+        elif seat in state.suspect and (not state.taken & mask or state.faulty & mask):
             pass  # a card moved by the seat's earlier fault
         else:
+            # The seat that held the card (if any) will be short of it, or play it again:
+            # the same fault, not another one.
+            state.suspect.update(o for o in range(4) if o != seat and state.held[o] & mask)
             state.suspect.add(seat)
+            state.faulty |= mask
+            played.unsure = True
             state.add(
                 "not_held",
                 f".tricks[{t}][{k}]",
@@ -183,6 +190,8 @@ def _play_trick(
                 trick=t,
                 seat=seat,
             )
+        if seat in state.suspect:
+            played.unsure = True  # its card may be out of place: the rest of the trick is not judged
         if led < 0 and card != EXCUSE:
             led = SUIT_OF[card]
         state.taken |= mask
@@ -223,6 +232,7 @@ def _report_turn(state: HandState, t: int, k: int, seat: int, expected: int, *, 
     elif first:
         why = "won the previous trick" if t else "sits after the dealer and leads first"
         state.add("lead", path, f"seat {seat} led; seat {expected} {why}", trick=t, seat=seat)
+        state.follow_record = True
     else:
         state.add(
             "play_turn",

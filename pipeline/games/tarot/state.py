@@ -33,6 +33,10 @@ class PlayedTrick:
     leader: int
     plays: list[tuple[int, int]] = field(default_factory=list)
     winner: int | None = None
+    #: A fault in this trick (a wrong lead or turn, or a play by a seat that had
+    #: already gone wrong): the later plays are not judged, and the winner the
+    #: record gives (the next leader) is kept.
+    unsure: bool = False
     #: A seat that had already gone wrong played to this trick, and the record
     #: names another winner than the cards do: the record's winner was kept.
     winner_from_record: bool = False
@@ -100,6 +104,10 @@ class TarotHand:
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: The running totals after this hand, by seat.
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: The claimed figures were compared with the replay's.  False when the hand
+    #: already had a violation: its claimed trick winners, points and scores may
+    #: then differ only as a consequence of that fault, and are not reported again.
+    claims_checked: bool = True
 
     @property
     def taker_points(self) -> float:
@@ -206,7 +214,20 @@ class Context:
 class HandState:
     """The state of one hand being replayed: holdings and what is known of the cards."""
 
-    __slots__ = ("ctx", "held", "index", "later", "located", "result", "rules", "sure", "suspect", "taken")
+    __slots__ = (
+        "ctx",
+        "faulty",
+        "follow_record",
+        "held",
+        "index",
+        "later",
+        "located",
+        "result",
+        "rules",
+        "sure",
+        "suspect",
+        "taken",
+    )
 
     def __init__(self, ctx: Context, rules: Rules, index: int, dealer: int) -> None:
         self.ctx = ctx
@@ -226,6 +247,12 @@ class HandState:
         #: Seats whose play already went wrong in this hand: their later plays are
         #: not held against them (one fault, one violation).
         self.suspect: set[int] = set()
+        #: The cards of those faulty plays: the record shows them in the wrong
+        #: place, and a seat playing one again is the same fault.
+        self.faulty = 0
+        #: After a wrong lead, each trick's winner is the one the record gives
+        #: (the next leader): the record follows its own account of the tricks.
+        self.follow_record = False
 
     def add(
         self,
