@@ -4,7 +4,9 @@
 - every played deal's card points add up to 91 (182 half points);
 - each hand's four scores sum to zero, and the taker's points are a whole number;
 - the play obligations, written here a second time as plainly as the
-  rulebook states them, agree with the replay's ``legal_cards`` everywhere.
+  rulebook states them, agree with the replay's ``legal_cards`` everywhere;
+- one fault gives one violation: a trick shown led by the wrong seat, or two
+  seats' cards swapped in a trick.
 """
 
 from __future__ import annotations
