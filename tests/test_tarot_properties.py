@@ -4,10 +4,14 @@
 - every played deal's card points add up to 91 (182 half points);
 - each hand's four scores sum to zero, and the taker's points are a whole number;
 - the play obligations, written here a second time as plainly as the
-  rulebook states them, agree with the replay's ``legal_cards`` everywhere.
+  rulebook states them, agree with the replay's ``legal_cards`` everywhere;
+- one fault gives one violation: a trick shown led by the wrong seat, or two
+  seats' cards swapped in a trick.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -109,3 +113,35 @@ def test_the_plain_rules_agree_on_trump_heavy_positions(hand: list[str], trick: 
     mask = sum(1 << CARD_CODES[c] for c in hand)
     played = [CARD_CODES[c] for c in trick]
     assert {card_name(c) for c in cards_in(legal_cards(mask, played))} == plain_legal(hand, trick)
+
+
+def _played_hand(n: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    record = simulate_game(n, seed=33)
+    hands = [h for h in record["hands"] if h.get("tricks")]
+    return (record, hands[n % len(hands)]) if hands else None
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 200), t=st.integers(1, 17), shift=st.integers(1, 3))
+def test_one_wrong_lead_is_one_violation(n: int, t: int, shift: int) -> None:
+    found = _played_hand(n)
+    if found is None:
+        return
+    record, hand = found
+    trick = hand["tricks"][t]
+    hand["tricks"][t] = trick[shift:] + trick[:shift]  # another seat shown leading
+    assert [v.code for v in replay_game(record).violations] == ["lead"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 200), t=st.integers(0, 17), pair=st.sampled_from([(0, 1), (0, 2), (1, 3), (2, 3)]))
+def test_two_cards_swapped_between_seats_is_one_violation(n: int, t: int, pair: tuple[int, int]) -> None:
+    found = _played_hand(n)
+    if found is None:
+        return
+    record, hand = found
+    trick = hand["tricks"][t]
+    i, j = pair
+    trick[i][1], trick[j][1] = trick[j][1], trick[i][1]
+    found_codes = [v.code for v in replay_game(record).violations]
+    assert found_codes == ["not_held"], found_codes

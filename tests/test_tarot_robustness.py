@@ -93,3 +93,26 @@ def test_any_tarotclub_node_replaced_gives_a_record_or_violations(
     assert all(v.code in CODES for v in problems)
     if record is not None:
         assert all(v.code in CODES for v in replay_game(record).violations)
+
+
+def test_rules_of_any_shape_are_a_schema_violation() -> None:
+    base = json.loads((FIXTURES / "one-hand.json").read_text())
+    for rules in (
+        {"preset": []},
+        {"preset": "fft", "poignee_to": []},
+        [],
+        "fft",
+        {"misere": "yes"},
+        {"x": 1},
+    ):
+        record = dict(base, rules=rules)
+        codes = [v.code for v in replay_game(record).violations]
+        assert codes == ["schema"], (rules, codes)
+
+
+def test_rules_round_trip() -> None:
+    from pipeline.games.tarot.rules import Rules
+
+    local = Rules.from_record({"preset": "fft", "poignee_values": [20, 40, 60], "excuse_last_trick": "lost"})
+    assert Rules.from_record(local.as_dict()) == local
+    assert local.as_dict()["poignee_values"] == [20, 40, 60] and local.preset == "fft"

@@ -96,3 +96,25 @@ def test_spec_corrupt_examples_give_their_codes() -> None:
         assert game.game_id is not None
         codes = [v.code for v in game.violations]
         assert len(codes) == 1 and codes[0] in expected[game.game_id].split("|"), (game.game_id, codes)
+
+
+def test_spec_examples_hold_a_defence_chelem_and_a_failed_announced_chelem() -> None:
+    games = {
+        g.game_id: g
+        for g in (
+            replay_game(orjson.loads(line))
+            for line in (EXAMPLES / "tarot-fft.jsonl").read_text().splitlines()
+        )
+    }
+    failed = games["tarot-905-0"].hands[1]
+    assert (failed.contract, failed.chelem_announced, failed.chelem_made, failed.made) == (
+        "garde_contre",
+        True,
+        False,
+        False,
+    )
+    # 26 points and no bout: down by 30 in garde contre, -(25 + 30) x 6, and the chelem failed: -200
+    assert failed.contract_score == -(25 + 30) * 6 - 200 == -530
+    defence = games["tarot-905-2"].hands[1]
+    assert (defence.contract, defence.taker_tricks, defence.defence_chelem) == ("garde_sans", 0, True)
+    assert defence.taker_points == 3.0  # the unseen chien, counted for the taker in garde sans

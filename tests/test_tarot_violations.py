@@ -60,6 +60,15 @@ def test_the_base_record_is_clean() -> None:
         True,
         (-74, -74, 222, -74),
     )
+    assert (hand.taker_position, hand.taker_score, hand.bouts, hand.excuse_owner_side) == (
+        "second",
+        222,
+        3,
+        "taker",
+    )
+    outcome = json.loads(json.dumps(hand.to_json()))
+    assert outcome["ecart"] == ["4C", "5D", "10C", "ND", "QD", "1H"] and outcome["taker_points"] == 48.0
+    assert outcome["tricks"][0] == {"leader": 1, "winner": 2, "plays": FIRST_TRICK}
     assert replay_game(first_trick_only(base())).violations == []
     assert replay_game(first_trick_only(base())).hands[0].complete is False
 
@@ -76,7 +85,7 @@ def test_bad_card() -> None:
     record = base()
     record["hands"][0]["deal"][1][0] = "T22"
     v = only(record)
-    assert where(v) == ("bad_card", "hands[0].deal[1][0]", 0, None, None)
+    assert where(v) == ("bad_card", "hands[0].deal[1][0]", 0, None, 1)
     assert v.message == "hand 0: 'T22' is not a card of the Tarot deck"
 
 
@@ -150,14 +159,48 @@ def test_bid_illegal_not_higher() -> None:
     )
 
 
-def test_bid_illegal_petit_sec_played() -> None:
-    record = first_trick_only(base())
+def petit_sec_deal(record: dict[str, Any]) -> dict[str, Any]:
+    """Seat 2 keeps the Petit as its only trump: its other trumps and the Excuse go to seat 1."""
     deal = record["hands"][0]["deal"]
-    # give seat 2's trumps but the Petit, and its Excuse, to seat 1 for its suit cards
     seat2 = [c for c in deal[2] if (c.startswith("T") and c != "T1") or c == "EX"]
     seat1 = [c for c in deal[1] if not c.startswith("T")][: len(seat2)]
     deal[2] = [c for c in deal[2] if c not in seat2] + seat1
     deal[1] = [c for c in deal[1] if c not in seat1] + seat2
+    return record
+
+
+def test_petit_sec_throw_in() -> None:
+    record = petit_sec_deal(base())
+    hand = record["hands"][0]
+    for key in ("ecart", "tricks", "claimed"):
+        del hand[key]
+    hand["bids"] = []
+    hand["thrown_in"] = "petit_sec"
+    game = replay_game(record)
+    assert game.violations == []
+    assert (game.hands[0].thrown_in, game.hands[0].complete, game.hands[0].scores) == (
+        "petit_sec",
+        True,
+        (0, 0, 0, 0),
+    )
+    v = only(dict(base(), hands=[dict(all_passed(0), thrown_in="petit_sec", bids=[])]))
+    assert (v.code, v.rule, v.path) == ("bid_illegal", "petit_sec", "hands[0].thrown_in")
+    assert (
+        v.message
+        == "hand 0: the hand was thrown in for a petit sec, but no seat holds the Petit as its only trump"
+    )
+
+
+def test_thrown_in_after_four_passes_but_a_seat_took() -> None:
+    record = base()
+    record["hands"][0]["thrown_in"] = "all_passed"
+    v = only(record)
+    assert (v.code, v.rule, v.path, v.seat) == ("bid_illegal", "all_passed", "hands[0].thrown_in", 2)
+
+
+def test_bid_illegal_petit_sec_played() -> None:
+    record = petit_sec_deal(first_trick_only(base()))
+    assert record["hands"][0]["deal"][2].count("T1") == 1
     found = replay_game(record).violations
     assert found[0].code == "bid_illegal" and found[0].rule == "petit_sec" and found[0].seat == 2
     assert "seat 2 holds the Petit sec" in found[0].message
@@ -196,7 +239,7 @@ def test_points() -> None:
     record = base()
     record["hands"][0]["claimed"]["taker_points"] = 47
     v = only(record)
-    assert where(v) == ("points", "hands[0].claimed.taker_points", 0, None, 2)
+    assert where(v) == ("points", "hands[0].claimed.taker_points", 0, None, None)
     assert v.message == "hand 0: the log claims 47 points for the taker, the replay gives 48"
 
 
@@ -422,3 +465,10 @@ def test_planted_faults_give_one_code_with_its_place(code: str) -> None:
             assert violation.message.startswith(f"hand {violation.hand}, trick {violation.trick}: ")
         return
     pytest.fail(f"no game took a {code} fault")
+
+
+def test_deck_short_trick() -> None:
+    record = first_trick_only(base(), [[1, "KD"], [2, "T1"], [3, "1D"]])
+    v = only(record)
+    assert where(v) == ("deck", "hands[0].tricks[0]", 0, 0, None)
+    assert v.message == "hand 0, trick 0: the trick has 3 cards; each of the 4 seats plays one"

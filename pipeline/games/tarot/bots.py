@@ -39,7 +39,7 @@ from pipeline.games.tarot.cards import (
     suit_of,
 )
 from pipeline.games.tarot.chien import ECART_SIZE, discardable
-from pipeline.games.tarot.rules import CALLS, POIGNEE_NAMES, Rules
+from pipeline.games.tarot.rules import CALLS, Rules
 from pipeline.games.tarot.trick import legal_cards, winner_index
 
 #: Strength needed for each contract (see the module docstring).
@@ -108,10 +108,6 @@ def choose_poignee(hand: int, rules: Rules, rng: random.Random) -> list[int] | N
     if len(trumps) >= size:
         return trumps[len(trumps) - size :]  # the highest ones
     return [*trumps, EXCUSE]  # the Excuse stands for the missing trump
-
-
-def poignee_name(rules: Rules, size: int) -> str:
-    return POIGNEE_NAMES[rules.poignee_sizes.index(size)]
 
 
 def announces_chelem(hand: int) -> bool:

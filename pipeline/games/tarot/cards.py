@@ -71,6 +71,10 @@ def rank_of(card: int) -> int:
     return card - FIRST_TRUMP + 1 if card < EXCUSE else 0
 
 
+#: :func:`suit_of` of each card, as a table for the hot paths.
+SUIT_OF: tuple[int, ...] = tuple(suit_of(c) for c in range(NUM_CARDS))
+
+
 def is_trump(card: int) -> bool:
     return FIRST_TRUMP <= card < EXCUSE
 
@@ -134,11 +138,6 @@ def count(mask: int) -> int:
 def half_points_of(mask: int) -> int:
     """The half points of a set of cards."""
     return sum(HALF_POINTS[c] for c in cards_in(mask))
-
-
-def describe(card: int) -> str:
-    """A card for a sentence: its token, and what suit it is."""
-    return card_name(card)
 
 
 def suit_word(suit: int) -> str:

@@ -29,7 +29,7 @@ def deal_phase(state: HandState, hand: dict[str, Any]) -> None:
         full = False
     else:
         for seat, cards in enumerate(deal):
-            mask = _read_cards(state, cards, f".deal[{seat}]", f"seat {seat}", seen)
+            mask = _read_cards(state, cards, f".deal[{seat}]", f"seat {seat}", seen, seat)
             result.deal[seat] = mask
             state.held[seat] = mask
             if count(mask) == HAND_SIZE and len(cards) == HAND_SIZE:
@@ -63,11 +63,13 @@ def _in_order(tokens: list[Any]) -> list[int]:
     return [c for c in (parse_card(t) for t in tokens) if c is not None]
 
 
-def _read_cards(state: HandState, tokens: list[Any], path: str, where: str, seen: dict[int, str]) -> int:
+def _read_cards(
+    state: HandState, tokens: list[Any], path: str, where: str, seen: dict[int, str], seat: int | None = None
+) -> int:
     """A list of card tokens as a mask; a bad token or a card seen before is reported."""
     mask = 0
     for k, token in enumerate(tokens):
-        card = state.card(token, f"{path}[{k}]")
+        card = state.card(token, f"{path}[{k}]", seat=seat)
         if card is None:
             continue
         if card in seen:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE, card_name, parse_card, suit_word
+from pipeline.games.tarot.cards import CARD_CODES, EXCUSE, SUIT_OF, TRUMP, card_name, parse_card, suit_word
 from pipeline.games.tarot.state import HandState, PlayedTrick, is_seat
 from pipeline.games.tarot.trick import highest_trump, led_suit, play_fault, winner_index
 
@@ -56,21 +56,20 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
         if played is None:
             complete = False
             break
-        if played.winner is not None and any(s in state.suspect for s, _ in played.plays):
+        if played.winner is not None and (played.unsure or state.follow_record):
             _winner_from_record(state, played, t, tricks, hand)
         if len(played.plays) < 4:
             complete = False
             state.add(
-                "play_turn",
+                "deck",
                 f".tricks[{t}]",
                 f"the trick has {len(played.plays)} cards; each of the 4 seats plays one",
                 trick=t,
             )
         if played.winner is None:
             break
-        if played.winner == result.taker:
-            result.taker_tricks += 1
         leader = played.winner
+    result.taker_tricks = sum(1 for p in result.tricks if p.winner is not None and p.winner == result.taker)
     result.complete = (
         complete and len(result.tricks) == TRICKS and all(t.winner is not None for t in result.tricks)
     )
@@ -124,53 +123,77 @@ def _play_trick(
     result.tricks.append(played)
     seats: list[int] = []
     cards: list[int] = []
+    led = -1  # the suit to follow once known (-1: none yet)
     for k, play in enumerate(trick):
-        path = f".tricks[{t}][{k}]"
-        if not (isinstance(play, list) and len(play) == 2 and is_seat(play[0])):
-            state.add("schema", path, f"a play is [seat 0-3, card], not {play!r}", trick=t)
+        if not (type(play) is list and len(play) == 2 and type(play[0]) is int and 0 <= play[0] <= 3):
+            state.add("schema", f".tricks[{t}][{k}]", f"a play is [seat 0-3, card], not {play!r}", trick=t)
             return None
         seat: int = play[0]
         token = play[1]
         if seat in seats:
-            state.add("play_turn", path, f"seat {seat} played a second card to the trick", trick=t, seat=seat)
+            state.add(
+                "play_turn",
+                f".tricks[{t}][{k}]",
+                f"seat {seat} played a second card to the trick",
+                trick=t,
+                seat=seat,
+            )
             continue
-        expected = next_to_play(leader, seats)
+        expected = (leader + len(seats)) % 4
+        if expected in seats:
+            expected = next_to_play(leader, seats)
         if seat != expected:
             _report_turn(state, t, k, seat, expected, first=not seats)
+            played.unsure = True
             if not seats:
                 leader = seat
                 played.leader = seat
-        card = parse_card(token)
+        card = CARD_CODES.get(token) if type(token) is str else None
         if card is None:
             state.add(
                 "bad_card",
-                f"{path}[1]",
+                f".tricks[{t}][{k}][1]",
                 f"seat {seat} played {token!r}, which is not a card of the Tarot deck",
                 trick=t,
                 seat=seat,
             )
             return None
         mask = 1 << card
-        holding = state.held[seat] & state.later[seat] if full_record else state.held[seat]
+        held = state.held[seat]
+        holding = held & state.later[seat] if full_record else held
         state.later[seat] &= ~mask
-        if state.held[seat] & mask and not state.taken & mask:
-            state.held[seat] ^= mask
-            fault = play_fault(holding & ~mask, cards, card)
-            if fault is not None and seat not in state.suspect:
-                _report_obligation(state, t, k, seat, card, cards, fault)
-            if fault is not None:
-                state.suspect.add(seat)
-        elif seat in state.suspect and not state.taken & mask:
+        if held & mask and not state.taken & mask:
+            state.held[seat] = held ^ mask
+            suit = SUIT_OF[card]
+            # Fast path: a lead, the Excuse, or following a led suit are always legal.
+            if led >= 0 and card != EXCUSE and not (suit == led and led != TRUMP):
+                fault = play_fault(holding & ~mask, cards, card)
+                if fault is not None and seat not in state.suspect and not played.unsure:
+                    _report_obligation(state, t, k, seat, card, cards, fault)
+                if fault is not None:
+                    state.suspect.add(seat)
+                    state.faulty |= mask
+                    played.unsure = True
+        elif seat in state.suspect and (not state.taken & mask or state.faulty & mask):
             pass  # a card moved by the seat's earlier fault
         else:
+            # The seat that held the card (if any) will be short of it, or play it again:
+            # the same fault, not another one.
+            state.suspect.update(o for o in range(4) if o != seat and state.held[o] & mask)
             state.suspect.add(seat)
+            state.faulty |= mask
+            played.unsure = True
             state.add(
                 "not_held",
-                path,
+                f".tricks[{t}][{k}]",
                 f"seat {seat} played {card_name(card)}, {state.whereabouts(card, seat)}",
                 trick=t,
                 seat=seat,
             )
+        if seat in state.suspect:
+            played.unsure = True  # its card may be out of place: the rest of the trick is not judged
+        if led < 0 and card != EXCUSE:
+            led = SUIT_OF[card]
         state.taken |= mask
         seats.append(seat)
         cards.append(card)
@@ -209,6 +232,7 @@ def _report_turn(state: HandState, t: int, k: int, seat: int, expected: int, *, 
     elif first:
         why = "won the previous trick" if t else "sits after the dealer and leads first"
         state.add("lead", path, f"seat {seat} led; seat {expected} {why}", trick=t, seat=seat)
+        state.follow_record = True
     else:
         state.add(
             "play_turn",

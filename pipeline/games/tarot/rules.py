@@ -87,7 +87,7 @@ class Rules:
         if not isinstance(value, dict):
             raise RulesError(f"rules must be an object, not {value!r}")
         preset = value.get("preset", "fft")
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         base = PRESETS[preset]
         changes: dict[str, Any] = {}

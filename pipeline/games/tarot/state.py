@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.games.tarot.cards import card_name, cards_in, format_points, parse_card
+from pipeline.games.tarot.cards import card_name, parse_card
 from pipeline.games.tarot.rules import Rules
 from pipeline.violations import Violation
 
@@ -33,6 +33,10 @@ class PlayedTrick:
     leader: int
     plays: list[tuple[int, int]] = field(default_factory=list)
     winner: int | None = None
+    #: A fault in this trick (a wrong lead or turn, or a play by a seat that had
+    #: already gone wrong): the later plays are not judged, and the winner the
+    #: record gives (the next leader) is kept.
+    unsure: bool = False
     #: A seat that had already gone wrong played to this trick, and the record
     #: names another winner than the cards do: the record's winner was kept.
     winner_from_record: bool = False
@@ -100,6 +104,10 @@ class TarotHand:
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: The running totals after this hand, by seat.
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: The claimed figures were compared with the replay's.  False when the hand
+    #: already had a violation: its claimed trick winners, points and scores may
+    #: then differ only as a consequence of that fault, and are not reported again.
+    claims_checked: bool = True
 
     @property
     def taker_points(self) -> float:
@@ -111,6 +119,40 @@ class TarotHand:
 
     def side_of(self, seat: int) -> int:
         return TAKER_SIDE if seat == self.taker else DEFENCE_SIDE
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand's outcome as a JSON object (cards as tokens, points as numbers)."""
+        return {
+            "index": self.index,
+            "dealer": self.dealer,
+            "deal_known": self.deal_known,
+            "valid": self.valid,
+            "complete": self.complete,
+            "thrown_in": self.thrown_in,
+            "bids": [{"seat": b.seat, "call": b.call} for b in self.bids],
+            "contract": self.contract,
+            "taker": self.taker,
+            "taker_position": self.taker_position,
+            "chien": [card_name(c) for c in self.chien],
+            "ecart": [card_name(c) for c in self.ecart],
+            "poignees": [[seat, name] for seat, name in self.poignees],
+            "chelem_announced": self.chelem_announced,
+            "chelem_announcer": self.chelem_announcer,
+            "tricks": [t.to_json() for t in self.tricks],
+            "taker_tricks": self.taker_tricks,
+            "taker_points": self.taker_points,
+            "bouts": self.bouts,
+            "target": self.target,
+            "margin": self.margin,
+            "made": self.made,
+            "petit_au_bout": self.petit_au_bout,
+            "chelem_made": self.chelem_made,
+            "defence_chelem": self.defence_chelem,
+            "excuse_owner_side": self.excuse_owner_side,
+            "contract_score": self.contract_score,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+        }
 
     @property
     def taker_position(self) -> str | None:
@@ -172,7 +214,20 @@ class Context:
 class HandState:
     """The state of one hand being replayed: holdings and what is known of the cards."""
 
-    __slots__ = ("ctx", "held", "index", "later", "located", "result", "rules", "sure", "suspect", "taken")
+    __slots__ = (
+        "ctx",
+        "faulty",
+        "follow_record",
+        "held",
+        "index",
+        "later",
+        "located",
+        "result",
+        "rules",
+        "sure",
+        "suspect",
+        "taken",
+    )
 
     def __init__(self, ctx: Context, rules: Rules, index: int, dealer: int) -> None:
         self.ctx = ctx
@@ -192,6 +247,12 @@ class HandState:
         #: Seats whose play already went wrong in this hand: their later plays are
         #: not held against them (one fault, one violation).
         self.suspect: set[int] = set()
+        #: The cards of those faulty plays: the record shows them in the wrong
+        #: place, and a seat playing one again is the same fault.
+        self.faulty = 0
+        #: After a wrong lead, each trick's winner is the one the record gives
+        #: (the next leader): the record follows its own account of the tricks.
+        self.follow_record = False
 
     def add(
         self,
@@ -240,14 +301,6 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def names(mask: int) -> str:
-    return " ".join(card_name(c) for c in cards_in(mask))
-
-
-def points_text(half: int) -> str:
-    return format_points(half)
-
-
 __all__ = [
     "DEFENCE_SIDE",
     "SIDE_NAMES",
@@ -260,6 +313,4 @@ __all__ = [
     "TarotReplay",
     "is_int",
     "is_seat",
-    "names",
-    "points_text",
 ]

@@ -13,10 +13,10 @@ One function decides what may be played (:func:`legal_cards`); the replay asks
 :func:`play_fault` why a card was not among them, the bots pick from the same
 set, so generating legal plays and checking one share one path.
 
->>> from pipeline.games.tarot.cards import mask_of, card_name, parse_card
+>>> from pipeline.games.tarot.cards import mask_of, card_name, cards_in, parse_card
 >>> hand = mask_of(["5H", "T3", "T12", "EX"])
 >>> trick = [parse_card("KS"), parse_card("T8")]
->>> sorted(card_name(c) for c in cards_of_mask(legal_cards(hand, trick)))
+>>> sorted(card_name(c) for c in cards_in(legal_cards(hand, trick)))
 ['EX', 'T12']
 >>> code, instead = play_fault(hand, trick, parse_card("T3"))
 >>> code, card_name(instead)
@@ -27,7 +27,7 @@ set, so generating legal plays and checking one share one path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from pipeline.games.tarot.cards import (
     EXCUSE,
@@ -39,10 +39,6 @@ from pipeline.games.tarot.cards import (
     rank_of,
     suit_of,
 )
-
-
-def cards_of_mask(mask: int) -> Iterator[int]:
-    return cards_in(mask)
 
 
 def led_suit(trick: Sequence[int]) -> int | None:
@@ -78,10 +74,6 @@ def legal_cards(hand: int, trick: Sequence[int]) -> int:
 def _trumps_above(trumps: int, rank: int) -> int:
     """The trumps of a mask higher than trump ``rank`` (trump n is card 55 + n)."""
     return trumps & ~((1 << (55 + rank + 1)) - 1) if rank else trumps
-
-
-def is_legal(hand: int, trick: Sequence[int], card: int) -> bool:
-    return bool(legal_cards(hand, trick) >> card & 1)
 
 
 def play_fault(hand: int, trick: Sequence[int], card: int) -> tuple[str, int] | None:

@@ -183,7 +183,7 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
         "rules": dict(RULES),
         "source": "tarotclub",
         "hands": [hand],
-        "origin": {**origin, "version": deal.get("version"), "dealer_inferred": True},
+        "origin": {**origin, "version": deal.get("version"), "dealer_inferred": True, "deal_inferred": True},
     }
 
 
