@@ -78,6 +78,7 @@ from pipeline.games.euchre.rules import (
     Seat,
     ThrowIn,
     call_faults,
+    can_defend_alone,
     dealer_picks_up,
     first_leader,
     next_dealer,
@@ -374,6 +375,8 @@ def _lone_defender_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         return Phase.DISCARD
     if not is_seat(seat):
         state.add("schema", ".defender_alone", f"defender_alone must be a seat 0-3, not {seat!r}")
+    elif can_defend_alone(state.rules, seat, result.maker):
+        result.defender_alone = seat
     elif not state.rules.defend_alone:
         state.add(
             "bid_illegal",
@@ -382,15 +385,13 @@ def _lone_defender_phase(state: HandState, hand: dict[str, Any]) -> Phase:
             rule="defend_alone_forbidden",
             seat=seat,
         )
-    elif team_of(seat) == team_of(result.maker):
+    else:
         state.add(
             "bid_illegal",
             ".defender_alone",
             f"seat {seat} is on the makers' team and cannot defend alone",
             seat=seat,
         )
-    else:
-        result.defender_alone = seat
     return Phase.DISCARD
 
 
