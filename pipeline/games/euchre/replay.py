@@ -79,6 +79,7 @@ from pipeline.games.euchre.rules import (
     ThrowIn,
     call_faults,
     can_defend_alone,
+    can_discard,
     dealer_picks_up,
     first_leader,
     next_dealer,
@@ -434,7 +435,7 @@ def _discard_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         unknown_discard(state, dealer, upcard)
         return Phase.PLAY
     result.discard = card
-    if card == upcard and not rules.dealer_may_discard_upcard:
+    if not can_discard(rules, card, upcard):
         state.add(
             "discard",
             ".discard",
