@@ -6,7 +6,9 @@ code of the spec.  Faults that move cards or seats recompute the ``claimed``
 values afterwards, as the buggy exporter would have recorded them, so that the
 fault does not cascade into ``trick_winner``, ``points`` or ``score``.  Every
 candidate is checked by replaying it: a corruption is kept only when the replay
-reports exactly the intended code (generate and verify).
+reports exactly the intended code (generate and verify).  Each fault says
+where it struck (a :class:`Site`: the hand, the trick and the seat at fault),
+which the replay's violation must name too.
 
 Two codes are about the line rather than the game: ``malformed_json`` (the line
 is truncated or loses a quote) and ``duplicate_game`` (the game comes with the
@@ -17,6 +19,10 @@ id of an earlier one).
 >>> corruption = corrupt_game(record, "renege", random.Random(1), line=1)
 >>> corruption.code, sorted(codes_of(orjson.loads(corruption.text)))
 ('renege', ['renege'])
+>>> site = corruption.site
+>>> [(v.hand, v.trick, v.seat) for v in replay_game(orjson.loads(corruption.text)).violations] == [
+...     (site.hand, site.trick, site.seat)]
+True
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 
 from pipeline.games.euchre.cards import DECK_BITS, UNKNOWN, Card, CardSet, bit, card_name
 from pipeline.games.euchre.record import bad_card, is_seat, read_card
-from pipeline.games.euchre.rules import Seat, is_farmers_hand
+from pipeline.games.euchre.rules import Seat, can_discard, is_farmers_hand
 from pipeline.games.euchre.state import HandState
 
 # --------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def take_unknown_card(state: HandState, card: Card, seat: Seat) -> bool:
 def unknown_discard(state: HandState, dealer: Seat, upcard: Card) -> None:
     """An unrecorded discard: surely an unknown card only if no known card of the dealer may go."""
     may_go = state.held[dealer]
-    if upcard != UNKNOWN and not state.rules.dealer_may_discard_upcard:
+    if upcard != UNKNOWN and not can_discard(state.rules, upcard, upcard):
         may_go &= ~bit(upcard)
     if state.slots[dealer] > 0 and not may_go:
         state.slots[dealer] -= 1

@@ -31,6 +31,8 @@ from pipeline.games.euchre.rules import (
     Rules,
     ThrowIn,
     caller,
+    can_call,
+    can_defend_alone,
     dealer_picks_up,
     first_leader,
     is_farmers_hand,
@@ -104,10 +106,9 @@ def play_hand(rules: Rules, dealer: int, rng: random.Random) -> HandPlay:
         record["discard"] = CARD_NAMES[discard]
     else:
         gone |= bit(upcard)
-    if rules.defend_alone:
-        contract.defender_alone = _lone_defender(hands, contract)
-        if contract.defender_alone is not None:
-            record["defender_alone"] = contract.defender_alone
+    contract.defender_alone = _lone_defender(rules, hands, contract)
+    if contract.defender_alone is not None:
+        record["defender_alone"] = contract.defender_alone
     tricks, winners, points = _play_tricks(rules, hands, dealer, contract, gone)
     record["tricks"] = tricks
     record["claimed"] = {"trick_winners": winners, "points": list(points)}
@@ -136,15 +137,19 @@ def _bidding(
             strength = bots.round_one_strength(hands[seat], seat, dealer, upcard, turned)
             judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
             if judged >= (bots.DEALER_ORDER_AT if seat == dealer else bots.ORDER_AT):
-                alone = rules.allow_alone and bots.goes_alone(hands[seat], turned, judged)
+                alone = bots.goes_alone(hands[seat], turned, judged) and can_call(
+                    rules, Call.ORDER, True, 1, seat, dealer, turned
+                )
                 return _call(bids, seat, Call.ORDER, alone), Contract(seat, turned, 1, alone)
             bids.append({"seat": seat, "call": Call.PASS.value})
     for seat in seats:
         suit, strength = bots.best_named_suit(hands[seat], seat, dealer, turned)
         judged = strength + rng.gauss(0.0, bots.JUDGEMENT_NOISE)
-        stuck = rules.stick_the_dealer and seat == dealer
+        stuck = not can_call(rules, Call.PASS, False, 2, seat, dealer, turned)  # stick the dealer
         if judged >= bots.NAME_AT or stuck:
-            alone = rules.allow_alone and bots.goes_alone(hands[seat], suit, judged)
+            alone = bots.goes_alone(hands[seat], suit, judged) and can_call(
+                rules, NAMING[suit], True, 2, seat, dealer, turned
+            )
             return _call(bids, seat, NAMING[suit], alone), Contract(seat, suit, 2, alone)
         bids.append({"seat": seat, "call": Call.PASS.value})
     return bids, None
@@ -167,10 +172,11 @@ def _pick_up(hands: list[int], dealer: int, upcard: int, trump: int) -> int:
     return discard
 
 
-def _lone_defender(hands: list[int], contract: Contract) -> int | None:
+def _lone_defender(rules: Rules, hands: list[int], contract: Contract) -> int | None:
+    """The first defender, clockwise from the maker, who may and will defend alone."""
     for step in (1, 3):
         seat = (contract.maker + step) % 4
-        if bots.defends_alone(hands[seat], contract.trump):
+        if can_defend_alone(rules, seat, contract.maker) and bots.defends_alone(hands[seat], contract.trump):
             return seat
     return None
 

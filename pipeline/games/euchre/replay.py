@@ -78,6 +78,8 @@ from pipeline.games.euchre.rules import (
     Seat,
     ThrowIn,
     call_faults,
+    can_defend_alone,
+    can_discard,
     dealer_picks_up,
     first_leader,
     next_dealer,
@@ -129,7 +131,8 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
         _replay_hands(ctx, game, rules, hands, int_pair(record.get("initial_score")) or (0, 0))
         check_final_score(ctx, game, record.get("final_score"))
     game.violations = ctx.violations
-    mark_valid(game.hands, ctx.violations)
+    if ctx.violations:
+        mark_valid(game.hands, ctx.violations)
     return game
 
 
@@ -196,11 +199,8 @@ def _replay_hand(
             f"seat {dealer} dealt; the deal passes clockwise, so it was seat {next_dealer(previous_dealer)}'s",
             seat=dealer,
         )
-    phase = Phase.DEAL
-    while phase is not _OVER:
-        state.phase = phase
-        phase = PHASES[phase](state, hand)
-    state.phase = phase
+    while state.phase is not _OVER:
+        state.phase = PHASES[state.phase](state, hand)
     return state.result
 
 
@@ -289,13 +289,12 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
     callers = CALLERS[dealer]
     for j, bid in read_bids(state, hand):
         path = f".bids[{j}]"
-        seat = None if bid.seat == UNKNOWN else bid.seat
         if result.maker is not None or passes == 8:
             state.add(
                 "bid_turn",
                 path,
                 f"seat {bid.seat} called {str(bid.call)!r} after the bidding had ended",
-                seat=seat,
+                seat=None if bid.seat == UNKNOWN else bid.seat,
             )
             continue
         turn = callers[passes]
@@ -304,7 +303,10 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
             continue
         if bid.seat != turn:
             state.add(
-                "bid_turn", path, f"seat {bid.seat} called out of turn: it was seat {turn}'s turn", seat=seat
+                "bid_turn",
+                path,
+                f"seat {bid.seat} called out of turn: it was seat {turn}'s turn",
+                seat=bid.seat,
             )
         faults = call_faults(
             rules, bid.call, bid.alone, 1 if passes < 4 else 2, bid.seat, dealer, upcard_suit
@@ -374,6 +376,8 @@ def _lone_defender_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         return Phase.DISCARD
     if not is_seat(seat):
         state.add("schema", ".defender_alone", f"defender_alone must be a seat 0-3, not {seat!r}")
+    elif can_defend_alone(state.rules, seat, result.maker):
+        result.defender_alone = seat
     elif not state.rules.defend_alone:
         state.add(
             "bid_illegal",
@@ -382,15 +386,13 @@ def _lone_defender_phase(state: HandState, hand: dict[str, Any]) -> Phase:
             rule="defend_alone_forbidden",
             seat=seat,
         )
-    elif team_of(seat) == team_of(result.maker):
+    else:
         state.add(
             "bid_illegal",
             ".defender_alone",
             f"seat {seat} is on the makers' team and cannot defend alone",
             seat=seat,
         )
-    else:
-        result.defender_alone = seat
     return Phase.DISCARD
 
 
@@ -433,7 +435,7 @@ def _discard_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         unknown_discard(state, dealer, upcard)
         return Phase.PLAY
     result.discard = card
-    if card == upcard and not rules.dealer_may_discard_upcard:
+    if not can_discard(rules, card, upcard):
         state.add(
             "discard",
             ".discard",
@@ -560,13 +562,16 @@ def _play_trick(
             _report_renege(state, t, k, seat, card, led)
         seats.append(seat)
         cards.append(card)
-    played = Trick(zip(seats, cards, strict=True))
+    # seats and cards grow together; zip's strict= would cost a keyword call a trick
+    played = Trick(zip(seats, cards))  # noqa: B905
     result.tricks.append(played)
     if not cards:
-        played.leader, played.winner = leader, None
+        played.leader = leader
+        played.winner = None
         return None, seats
     winner = seats[trick_winner_index(cards, trump)]
-    played.leader, played.winner = seats[0], winner
+    played.leader = seats[0]
+    played.winner = winner
     return winner, seats
 
 

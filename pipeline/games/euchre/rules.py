@@ -345,6 +345,18 @@ def can_call(
     return not call_faults(rules, call, alone, round_, seat, dealer, turned)
 
 
+def can_discard(rules: Rules, card: int, upcard: int) -> bool:
+    """Whether the dealer, having picked ``upcard`` up, may discard ``card``
+    (a card it holds): any, or any but the upcard (``dealer_may_discard_upcard``)."""
+    return card != upcard or rules.dealer_may_discard_upcard
+
+
+def can_defend_alone(rules: Rules, seat: Seat, maker: Seat) -> bool:
+    """Whether ``seat`` may defend alone against ``maker``: the rules allow lone
+    defenders, and the seat is a defender (not on the makers' team)."""
+    return rules.defend_alone and team_of(seat) != team_of(maker)
+
+
 def is_farmers_hand(hand: CardSet) -> bool:
     """A hand of four or more nines and tens (thrown in under ``farmers_hand``).
 
