@@ -181,5 +181,6 @@ def _one_valid_frame(table: str) -> pl.DataFrame:
 
     record = orjson.loads(valid_lines()[0])
     batch = Batch(run_id=1)
-    batch.add_game(GAME, record, GAME.replay(record), ("f", 1), content_hash(record))
+    replay = GAME.replay(record)
+    batch.add_game(GAME, record, replay, ("f", 1), content_hash(record), replay.violations)
     return batch.frames(table_models())[f"euchre.{table}"].head(1)

@@ -46,8 +46,7 @@ def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Re
             replay.game_id, violations, blocking, None, f"the warehouse has no tables for {game.name}"
         )
     batch = Batch(run_id)
-    batch.add_game(game, item.record, replay, (item.file, line), digest)
-    batch.add_violations(violations, item.record.get("players"))
+    batch.add_game(game, item.record, replay, (item.file, line), digest, violations)
     return Replayed(replay.game_id, violations, blocking, batch.rows)
 
 

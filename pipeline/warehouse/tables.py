@@ -45,17 +45,19 @@ class GameFacts:
 class GameTables:
     """A game's part of the warehouse.
 
-    ``rows(record, replay)`` gives the rows of each of the game's tables
-    (unqualified names, the keys of ``models``) for a replay whose game id is
-    known; ``facts(replay)`` what the core ``games`` row needs.  The hands
-    table has at least ``game_id``, ``hand_no``, ``complete``, ``valid`` and
-    ``thrown_in`` (the core's data-set figures read them).
+    ``rows(record, replay, invalid)`` gives the rows of each of the game's
+    tables (unqualified names, the keys of ``models``) for a replay whose game
+    id is known, ``invalid`` being the hands some violation names (found by the
+    replay or while reading the record): exactly those hands are not ``valid``.
+    ``facts(replay)`` is what the core ``games`` row needs.  The hands table has
+    at least ``game_id``, ``hand_no``, ``complete``, ``valid`` and ``thrown_in``
+    (the core's data-set figures read them).
     """
 
     schema: str
     ddl: str
     models: Mapping[str, type[pa.DataFrameModel]]
-    rows: Callable[[dict[str, Any], Any], Rows]
+    rows: Callable[[dict[str, Any], Any, frozenset[int]], Rows]
     facts: Callable[[Any], GameFacts]
     #: Fields of a record the game's spec names (the rest is kept in ``games.extra``).
     record_fields: frozenset[str]
@@ -100,9 +102,16 @@ class Batch:
             self.rows.setdefault(table, []).extend(more)
 
     def add_game(
-        self, game: Game, record: dict[str, Any], replay: Replay, where: tuple[str, int | None], digest: str
+        self,
+        game: Game,
+        record: dict[str, Any],
+        replay: Replay,
+        where: tuple[str, int | None],
+        digest: str,
+        violations: Sequence[Violation],
     ) -> None:
-        """A replayed game: its ``games`` row and the rows of its game's own tables."""
+        """A replayed game: its ``games`` row, the rows of its game's own tables, and
+        its ``violations`` (every one found reading and replaying it)."""
         assert game.tables is not None
         tables = game.tables()
         game_id = replay.game_id
@@ -127,12 +136,14 @@ class Batch:
                 len(replay.hands),
                 facts.scores,
                 facts.complete,
-                len(replay.violations),
+                len(violations),
                 orjson.dumps(extra).decode() if extra else None,
             )
         )
-        for table, rows in tables.rows(record, replay).items():
+        invalid = frozenset(v.hand for v in violations if v.hand is not None)
+        for table, rows in tables.rows(record, replay, invalid).items():
             self.rows.setdefault(tables.qualified(table), []).extend(rows)
+        self.add_violations(violations, record.get("players"))
 
     def add_violations(self, violations: Sequence[Violation], players: object = None) -> None:
         """Violations, each charged to the player in its seat (when the record names players)."""

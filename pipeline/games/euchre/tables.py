@@ -8,7 +8,7 @@ before it is written.
 >>> import json
 >>> from pipeline.games.euchre.replay import replay_game, _DOCTEST_GAME
 >>> record = json.loads(_DOCTEST_GAME)
->>> rows = table_rows(record, replay_game(record))
+>>> rows = table_rows(record, replay_game(record), frozenset({0}))
 >>> sorted(rows), len(rows["plays"])
 (['bids', 'games', 'hands', 'plays', 'tricks'], 20)
 >>> rows["hands"][0][:3], rows["hands"][0][-2]
@@ -145,16 +145,16 @@ def game_facts(replay: GameReplay) -> GameFacts:
     return GameFacts(replay.rules.preset, replay.rules.as_dict(), list(replay.score), replay.complete)
 
 
-def table_rows(record: dict[str, Any], replay: GameReplay) -> Rows:
-    """The rows of a replayed game in Euchre's tables."""
+def table_rows(record: dict[str, Any], replay: GameReplay, invalid: frozenset[int]) -> Rows:
+    """The rows of a replayed game in Euchre's tables; ``invalid``: the hands some
+    violation names (the replay's, and those found reading the record)."""
     game_id = replay.game_id
     assert game_id is not None and replay.rules is not None
     rows: Rows = {"games": [], "hands": [], "bids": [], "tricks": [], "plays": []}
     score = replay.score
     rows["games"].append((game_id, score[0], score[1], replay.winner, replay.rules.target))
-    named = {v.hand for v in replay.violations}
     for hand in replay.hands:
-        _add_hand(rows, game_id, hand, hand.valid and hand.index not in named)
+        _add_hand(rows, game_id, hand, hand.index not in invalid)
     return rows
 
 

@@ -7,7 +7,7 @@ The core's ``games`` row of a Tarot game carries the four seats' totals as
 >>> import json
 >>> from pipeline.games.tarot.replay import replay_game, _DOCTEST_GAME
 >>> record = json.loads(_DOCTEST_GAME)
->>> rows = table_rows(record, replay_game(record))
+>>> rows = table_rows(record, replay_game(record), frozenset({0}))
 >>> sorted(rows), len(rows["tricks"]), len(rows["plays"]), len(rows["chien"])
 (['bids', 'chien', 'hands', 'plays', 'poignees', 'tricks'], 18, 72, 12)
 >>> hand = rows["hands"][0]
@@ -150,14 +150,14 @@ def game_facts(replay: TarotReplay) -> GameFacts:
     return GameFacts(replay.rules.preset, replay.rules.as_dict(), list(replay.totals), complete)
 
 
-def table_rows(record: dict[str, Any], replay: TarotReplay) -> Rows:
-    """The rows of a replayed game in Tarot's tables."""
+def table_rows(record: dict[str, Any], replay: TarotReplay, invalid: frozenset[int]) -> Rows:
+    """The rows of a replayed game in Tarot's tables; ``invalid``: the hands some
+    violation names (the replay's, and those found reading the record)."""
     game_id = replay.game_id
     assert game_id is not None
     rows: Rows = {table: [] for table in MODELS}
-    named = {v.hand for v in replay.violations}
     for hand in replay.hands:
-        _add_hand(rows, game_id, hand, hand.valid and hand.index not in named)
+        _add_hand(rows, game_id, hand, hand.index not in invalid)
     return rows
 
 

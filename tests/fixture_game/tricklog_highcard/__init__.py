@@ -94,10 +94,12 @@ def _replay_hand(out: Replay, h: int, hand: dict[str, Any]) -> Hand:
     return result
 
 
-def _rows(record: dict[str, Any], game: Replay) -> Rows:
-    return {
-        "hands": [(game.game_id, h.index, h.won[0], h.won[1], h.complete, h.valid, None) for h in game.hands]
-    }
+def _rows(record: dict[str, Any], game: Replay, invalid: frozenset[int]) -> Rows:
+    hands = [
+        (game.game_id, h.index, h.won[0], h.won[1], h.complete, h.index not in invalid, None)
+        for h in game.hands
+    ]
+    return {"hands": hands}
 
 
 def _facts(game: Replay) -> GameFacts:
