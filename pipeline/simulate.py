@@ -4,10 +4,10 @@
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "g.jsonl"
 >>> simulate("euchre", out, 2, seed=1).games
 2
->>> simulate("chess", out, 2)
+>>> simulate("chess", out, 2)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-pipeline.violations.TricklogError: no game 'chess' can be simulated (installed: euchre)
+pipeline.violations.TricklogError: no game 'chess' can be simulated (installed: euchre, ...)
 """
 
 from __future__ import annotations
