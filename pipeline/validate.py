@@ -15,7 +15,6 @@ only the ids seen so far are kept, to catch a repeated ``game_id``.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,12 +23,11 @@ from typing import Any, Literal
 from pipeline.games import Replay, engine_for
 from pipeline.sources import (
     BOM,
-    READ_ERRORS,
-    STDIN,
     Reader,
     SourceItem,
+    check_input,
     expand_inputs,
-    open_binary,
+    head_bytes,
     read_jsonl,
 )
 from pipeline.violations import TricklogError, Violation
@@ -100,7 +98,7 @@ def check_format(fmt: str) -> None:
 def reader_for(path: str, fmt: str = "auto") -> Reader:
     """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its first bytes."""
     if fmt == "auto":
-        fmt = sniff_format(path)
+        fmt = sniff_format(path, _head(path))
     if fmt == "euchre":
         return read_jsonl
     if fmt == "egn":
@@ -115,12 +113,12 @@ def reader_for(path: str, fmt: str = "auto") -> Reader:
     raise AssertionError(f"no reader for {fmt!r}")
 
 
-def sniff_format(path: str) -> str:
+def sniff_format(path: str, head: bytes) -> str:
     """Guess an input's format from its name and first bytes (euchre/1 when unsure)."""
     lower = path.lower()
     if lower.endswith((".egn", ".emn")):
         return "egn"
-    head = _head(path).removeprefix(BOM)
+    head = head.removeprefix(BOM)
     try:
         from pipeline.games.euchre.importers.egn import looks_like_egn
 
@@ -138,16 +136,9 @@ def sniff_format(path: str) -> str:
     return "euchre"
 
 
-def _head(path: str, size: int = 4096) -> bytes:
-    if path == STDIN:
-        stream = sys.stdin.buffer
-        peek = getattr(stream, "peek", None)
-        return peek(size)[:size] if peek else b""
-    with open_binary(path) as stream:
-        try:
-            return stream.read(size)
-        except READ_ERRORS as e:
-            raise TricklogError(f"{path}: cannot read: {e}") from e
+def _head(path: str) -> bytes:
+    """The first bytes of an input, read once (a pipe's are kept for its reader)."""
+    return head_bytes(path)
 
 
 def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
@@ -163,8 +154,7 @@ def _existing_inputs(paths: Sequence[str], fmt: str) -> list[str]:
     check_format(fmt)
     files = expand_inputs(paths)
     for path in files:
-        if path != STDIN:
-            open_binary(path).close()
+        check_input(path)
     return files
 
 
