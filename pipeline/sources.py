@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -103,10 +105,105 @@ class _GzipReader(gzip.GzipFile):
 def open_binary(path: str) -> IO[bytes]:
     """Open an input for reading bytes, decompressing by its extension.
 
+    A stream (stdin, a pipe, a FIFO) is opened once per process and its first
+    bytes kept for sniffing (:func:`head_bytes`): every later open gets the same
+    stream, so nothing it sends is lost or read twice.
+
     Raises TricklogError (a one-line message) when the file cannot be opened.
     """
+    if is_stream(path):
+        return _open_stream(path).stream
+    return _open_file(path)
+
+
+#: How many first bytes of an input format sniffing looks at.
+HEAD_BYTES = 4096
+
+
+def is_stream(path: str) -> bool:
+    """stdin, or a path that is no regular file nor folder (a pipe such as
+    ``<(cat f)``, a FIFO, a device): it can be read only once."""
     if path == STDIN:
-        return sys.stdin.buffer
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def check_input(path: str) -> None:
+    """Fail early (TricklogError) when an input cannot be opened; a stream is
+    opened here for good (opening and closing a FIFO would lose its writer)."""
+    if is_stream(path):
+        _open_stream(path)
+    else:
+        _open_file(path).close()
+
+
+def head_bytes(path: str, size: int = HEAD_BYTES) -> bytes:
+    """The first bytes of an input (decompressed), without consuming them from a stream."""
+    if is_stream(path):
+        return _open_stream(path).head[:size]
+    with _open_file(path) as stream:
+        try:
+            return stream.read(size)
+        except READ_ERRORS as e:
+            raise TricklogError(f"{path}: cannot read: {e}") from e
+
+
+@dataclass(slots=True)
+class _Stream:
+    stream: IO[bytes]
+    head: bytes
+
+
+_STREAMS: dict[str, _Stream] = {}
+
+
+def _open_stream(path: str) -> _Stream:
+    opened = _STREAMS.get(path)
+    if opened is None:
+        source = sys.stdin.buffer if path == STDIN else _open_file(path)
+        head = b""
+        try:
+            while len(head) < HEAD_BYTES and (chunk := source.read(HEAD_BYTES - len(head))):
+                head += chunk
+        except READ_ERRORS as e:
+            raise TricklogError(f"{path}: cannot read: {e}") from e
+        reader = io.BufferedReader(_Prefixed(head, source, close_source=path != STDIN))
+        opened = _STREAMS[path] = _Stream(cast(IO[bytes], reader), head)
+    return opened
+
+
+class _Prefixed(io.RawIOBase):
+    """Bytes already read from a stream, then the rest of the stream."""
+
+    def __init__(self, head: bytes, source: IO[bytes], *, close_source: bool) -> None:
+        self._head = memoryview(head)
+        self._source = source
+        self._close_source = close_source
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._source.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if self._close_source:
+            self._source.close()
+        super().close()
+
+
+def _open_file(path: str) -> IO[bytes]:
     p = Path(path)
     if p.is_dir():
         raise TricklogError(f"{path}: is a folder (give the files inside it)")

@@ -15,7 +15,6 @@ only the ids seen so far are kept, to catch a repeated ``game_id``.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,12 +23,11 @@ from typing import Any
 from pipeline.games import Replay, importers, installed, replay_item
 from pipeline.sources import (
     BOM,
-    READ_ERRORS,
-    STDIN,
     Reader,
     SourceItem,
+    check_input,
     expand_inputs,
-    open_binary,
+    head_bytes,
     read_jsonl,
 )
 from pipeline.violations import TricklogError, Violation
@@ -108,7 +106,7 @@ def reader_for(path: str, fmt: str = "auto") -> Reader:
     """The reader of an input: by ``fmt``, or for ``auto`` by sniffing its name and first bytes."""
     check_format(fmt)
     if fmt == "auto":
-        fmt = sniff_format(path, _head(path))
+        fmt = sniff_format(path, head_bytes(path))
     importer = next((i for _, i in importers() if i.name == fmt), None)
     return read_jsonl if importer is None else importer.read()
 
@@ -121,18 +119,6 @@ def sniff_format(path: str, head: bytes) -> str:
     head = head.removeprefix(BOM)
     found = found or [i for i in known if i.sniff(head)]
     return found[0].name if found else JSONL
-
-
-def _head(path: str, size: int = 4096) -> bytes:
-    if path == STDIN:
-        stream = sys.stdin.buffer
-        peek = getattr(stream, "peek", None)
-        return peek(size)[:size] if peek else b""
-    with open_binary(path) as stream:
-        try:
-            return stream.read(size)
-        except READ_ERRORS as e:
-            raise TricklogError(f"{path}: cannot read: {e}") from e
 
 
 def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]:
@@ -148,8 +134,7 @@ def _existing_inputs(paths: Sequence[str], fmt: str) -> list[str]:
     check_format(fmt)
     files = expand_inputs(paths)
     for path in files:
-        if path != STDIN:
-            open_binary(path).close()
+        check_input(path)
     return files
 
 

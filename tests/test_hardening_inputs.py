@@ -4,10 +4,16 @@ with odd entries.  Every case ends in a clear refusal or a clean account."""
 from __future__ import annotations
 
 import gzip
+import os
+import shlex
+import subprocess
+import threading
 from pathlib import Path
 
+import orjson
 import pytest
 import zstandard
+from cli import TRICKLOG
 from warehouse_helpers import counts, many_games, run_cli
 
 GAMES = many_games(400, prefix="trunc")
@@ -80,8 +86,6 @@ def test_a_byte_order_mark_is_accepted_and_dropped(tmp_path: Path) -> None:
 
 
 def test_a_folder_says_what_it_skips(tmp_path: Path) -> None:
-    import os
-
     folder = tmp_path / "logs"
     folder.mkdir()
     (folder / "good.jsonl").write_bytes(DATA)
@@ -99,3 +103,103 @@ def test_a_folder_says_what_it_skips(tmp_path: Path) -> None:
     proc = run_cli("load", str(folder), "--db", str(db))
     assert proc.returncode == 0 and "gone.jsonl" in proc.stderr and "pipe.jsonl" in proc.stderr
     assert counts(db)["games"] == len(GAMES)
+
+
+# -- pipes and FIFOs: read exactly once ------------------------------------------------
+
+OPENSPIEL = Path(__file__).parent.parent / "data" / "openspiel" / "sample.jsonl"
+
+
+def through_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run tricklog under bash, where ``<(cat FILE)`` in an argument is a pipe."""
+    command = " ".join(shlex.quote(a) if not a.startswith("<(") else a for a in [*TRICKLOG, *args])
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600, check=False)
+
+
+def through_fifo(fifo: Path, source: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run tricklog on a named FIFO that a thread fills with ``source``."""
+    if not fifo.exists():
+        os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as out:
+            out.write(source.read_bytes())
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    proc = subprocess.run([*TRICKLOG, *args], capture_output=True, text=True, timeout=600, check=False)
+    writer.join(timeout=60)
+    return proc
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    """A bad line first (within the first 4 KB), then enough games to pass 4 KB."""
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join([b"not json at all", *GAMES[:50]]) + b"\n")
+    return path
+
+
+def test_validate_reads_a_pipe_whole(mixed: Path) -> None:
+    plain = run_cli("validate", str(mixed), "--json")
+    piped = through_pipe("validate", f"<(cat {shlex.quote(str(mixed))})", "--json")
+    assert plain.returncode == piped.returncode == 1, piped.stderr
+    assert orjson.loads(piped.stdout) == orjson.loads(plain.stdout)
+    jobs = through_pipe("validate", f"<(cat {shlex.quote(str(mixed))})", "--json", "--jobs", "2")
+    assert orjson.loads(jobs.stdout) == orjson.loads(plain.stdout)
+
+
+def test_load_reads_a_pipe_whole_and_once(mixed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    piped = through_pipe("load", f"<(cat {shlex.quote(str(mixed))})", "--db", str(db), "--json")
+    assert piped.returncode == 1, piped.stderr
+    summary = orjson.loads(piped.stdout)
+    assert (summary["lines"], summary["games_loaded"], summary["quarantined"]) == (51, 50, 1)
+    again = through_pipe("load", f"<(cat {shlex.quote(str(mixed))})", "--db", str(db), "--json")
+    assert orjson.loads(again.stdout)["already_present"] == 51
+
+
+def test_convert_reads_a_pipe_whole(tmp_path: Path) -> None:
+    plain, piped = tmp_path / "plain.jsonl", tmp_path / "piped.jsonl"
+    assert run_cli("convert", str(OPENSPIEL), "-o", str(plain)).returncode in (0, 1)
+    proc = through_pipe("convert", f"<(cat {shlex.quote(str(OPENSPIEL))})", "-o", str(piped))
+    assert proc.returncode in (0, 1), proc.stderr
+    assert plain.stat().st_size > 4096
+
+    def records(path: Path) -> list[dict[str, object]]:
+        out = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+        for record in out:
+            del record["origin"]["file"]  # the input's name: /dev/fd/N for the pipe
+        return out
+
+    assert records(piped) == records(plain)
+
+
+def test_an_egn_file_through_a_pipe(tmp_path: Path) -> None:
+    plain = run_cli("validate", str(EGN), "--json")
+    piped = through_pipe("validate", f"<(cat {shlex.quote(str(EGN))})", "--json")
+    assert piped.returncode == plain.returncode and orjson.loads(piped.stdout) == orjson.loads(plain.stdout)
+
+
+def test_a_named_fifo_is_read_once_without_hanging(mixed: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "live.jsonl"
+    plain = run_cli("validate", str(mixed), "--json")
+    proc = through_fifo(fifo, mixed, "validate", str(fifo), "--json")
+    assert proc.returncode == 1 and orjson.loads(proc.stdout) == orjson.loads(plain.stdout), proc.stderr
+    db = tmp_path / "w.duckdb"
+    proc = through_fifo(fifo, mixed, "load", str(fifo), "--db", str(db), "--json")
+    assert proc.returncode == 1, proc.stderr
+    assert orjson.loads(proc.stdout)["games_loaded"] == 50
+    packed = tmp_path / "live.jsonl.gz"
+    source = tmp_path / "mixed.jsonl.gz"
+    source.write_bytes(gzip.compress(mixed.read_bytes()))
+    proc = through_fifo(packed, source, "validate", str(packed), "--json")
+    assert orjson.loads(proc.stdout) == orjson.loads(plain.stdout), proc.stderr
+
+
+def test_stdin_is_read_whole(mixed: Path) -> None:
+    plain = run_cli("validate", str(mixed), "--json")
+    proc = subprocess.run(
+        [*TRICKLOG, "validate", "-", "--json"], input=mixed.read_bytes(), capture_output=True, check=False
+    )
+    assert orjson.loads(proc.stdout) == orjson.loads(plain.stdout)

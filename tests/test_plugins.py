@@ -249,3 +249,22 @@ def test_each_planted_fault_is_charged_to_the_player_at_fault(tmp_path: Path) ->
         assert key in charged, fault
         if fault["game_id"] in players:
             assert charged[key] == players[fault["game_id"]][fault["seat"]]
+
+
+def test_a_warehouse_of_the_first_layout_is_refused_untouched(tmp_path: Path) -> None:
+    """A file loaded before games were plugins (Euchre's tables in main) is named as such."""
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("create table games (game_id varchar, team0_score integer, team1_score integer)")
+    con.execute("create table hands (game_id varchar, hand_no integer)")
+    con.close()
+    before = db.read_bytes()
+    for args in (
+        ("sql", "select 1"),
+        ("load", str(ROOT / "data" / "sample" / "pagat.jsonl")),
+        ("report", "--out", str(tmp_path / "r")),
+    ):
+        proc = run(*args, "--db", str(db))
+        assert proc.returncode == 2 and "schema version 1" in proc.stderr, proc.stderr
+        assert proc.stderr.count("\n") == 1
+    assert db.read_bytes() == before

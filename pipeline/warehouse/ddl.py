@@ -108,14 +108,39 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise WarehouseError(_open_error(db, str(e))) from e
     except duckdb.Error as e:
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
+    try:
+        _prepare(con, db, read_only)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
+    """Check the file is a warehouse of this version (before anything is written),
+    then give a reader its macros and lock, a writer its tables."""
+    import duckdb
+
+    from pipeline.warehouse.meta import NotAWarehouse, check_warehouse, mark_warehouse
+
+    try:
+        new = check_warehouse(con, db)
+    except duckdb.Error as e:
+        raise NotAWarehouse(f"{db}: not a tricklog warehouse ({_first_line(str(e))})") from e
     if read_only:
+        if new:
+            raise NotAWarehouse(
+                f"{db}: an empty database (create the warehouse with `tricklog load ... --db {db}`)"
+            )
         install_query_macros(con)
         _lock_down(con)
     else:
+        con.begin()
         con.execute(ddl_text())
         for tables in game_tables():
             con.execute(tables.ddl)
-    return con
+        mark_warehouse(con)
+        con.commit()
 
 
 def _lock_down(con: duckdb.DuckDBPyConnection) -> None:

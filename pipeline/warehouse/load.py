@@ -31,7 +31,16 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.sources import STDIN, SourceItem, expand_inputs, iter_lines, open_binary, parse_line, read_jsonl
+from pipeline.sources import (
+    STDIN,
+    SourceItem,
+    expand_inputs,
+    is_stream,
+    iter_lines,
+    open_binary,
+    parse_line,
+    read_jsonl,
+)
 from pipeline.validate import check_format, reader_for
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
@@ -150,10 +159,8 @@ def _database_errors(db: str | Path) -> Iterator[None]:
 def _input_file(name: str, spool: Path) -> InputFile:
     """Hash an input (stdin is first copied to a spool file, to be hashed and read)."""
     path = name
-    if name == STDIN:
-        path = str(spool / "stdin")
-        with open(path, "wb") as out:
-            shutil.copyfileobj(sys.stdin.buffer, out)
+    if is_stream(name):  # stdin, a pipe, a FIFO: read once, into a spool file, to be hashed and read
+        path = _spool(name, spool)
     digest = hashlib.sha256()
     size = 0
     try:
@@ -165,6 +172,22 @@ def _input_file(name: str, spool: Path) -> InputFile:
     except OSError as e:
         raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
     return InputFile(name, path, digest.hexdigest(), size)
+
+
+def _spool(name: str, spool: Path) -> str:
+    """Copy a stream, as it comes (compressed or not), to a new file of the spool folder."""
+    path = spool / f"{len(list(spool.iterdir()))}-{'stdin' if name == STDIN else Path(name).name}"
+    try:
+        source = sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
+        try:
+            with open(path, "wb") as out:
+                shutil.copyfileobj(source, out)
+        finally:
+            if source is not sys.stdin.buffer:
+                source.close()
+    except OSError as e:
+        raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
+    return str(path)
 
 
 def items_with_raw(file: InputFile, fmt: str) -> Iterator[tuple[SourceItem, bytes]]:
