@@ -117,6 +117,10 @@ class Game:
 
 _REGISTRY: dict[str, Game] = {}
 _DISCOVERED = False
+#: The registry as the hot path reads it (sorted games, games by record format),
+#: rebuilt on each registration.
+_SORTED: list[Game] = []
+_BY_FORMAT: dict[object, Game] = {}
 
 
 def register(game: Game) -> Game:
@@ -134,6 +138,9 @@ def register(game: Game) -> Game:
         if clash:
             raise ValueError(f"games {other.name!r} and {game.name!r} both import {sorted(clash)}")
     _REGISTRY[game.name] = game
+    _SORTED[:] = sorted(_REGISTRY.values(), key=lambda g: g.name)
+    _BY_FORMAT.clear()
+    _BY_FORMAT.update((g.record_format, g) for g in _SORTED)
     return game
 
 
@@ -148,7 +155,7 @@ def installed() -> list[Game]:
                 raise TypeError(f"entry point {entry.name!r} of {ENTRY_POINT_GROUP} is not a Game")
             if game.name not in _REGISTRY:
                 register(game)
-    return sorted(_REGISTRY.values(), key=lambda g: g.name)
+    return list(_SORTED)
 
 
 def game_named(name: str) -> Game | None:
@@ -157,8 +164,10 @@ def game_named(name: str) -> Game | None:
 
 def game_for_record(record: Mapping[str, Any]) -> Game | None:
     """The game whose record format the record names (None: no installed game claims it)."""
+    if not _DISCOVERED:
+        installed()
     fmt = record.get("format")
-    return next((g for g in installed() if g.record_format == fmt), None)
+    return _BY_FORMAT.get(fmt) if isinstance(fmt, str) else None
 
 
 def record_formats() -> list[str]:
