@@ -21,7 +21,7 @@ from rich.table import Table
 from pipeline.atomic import atomic_file
 from pipeline.sources import ByteMeter, input_size, metered
 from pipeline.validate import CheckedGame, ValidationSummary
-from pipeline.violations import CODES, Violation
+from pipeline.violations import CODES, READ_CODES, Violation
 
 SHOWN_VIOLATIONS = 20
 
@@ -73,7 +73,7 @@ class ValidateView:
             return
         table = Table("code", "count", "meaning", title="Violations by code", title_justify="left")
         for code, count in summary.by_code.most_common():
-            table.add_row(code, str(count), CODES.get(code, ""))
+            table.add_row(code, str(count), CODES.get(code) or READ_CODES.get(code, ""))
         console.print(table)
         console.print(f"First {len(self.first)}:")
         for v in self.first:

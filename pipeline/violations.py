@@ -43,6 +43,12 @@ CODES: dict[str, str] = {
 }
 
 
+#: Codes of reading an input rather than of a record (no replay reports them).
+READ_CODES: dict[str, str] = {
+    "line_too_long": "the line is longer than --max-line-bytes (16 MiB by default), so it was not read whole",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One problem found in one record."""
