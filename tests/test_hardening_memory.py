@@ -92,3 +92,62 @@ def test_max_line_bytes_raises_or_lowers_the_cap(tmp_path: Path) -> None:
     assert orjson.loads(loaded.stdout)["quarantined"] == 1
     assert run_cli("load", str(path), "--db", str(db), "--json").returncode == 0  # now read whole: loaded
     assert MAX_LINE_BYTES == 16 << 20
+
+
+def _python_heap_peak_mb(source: Path, db: Path) -> float:
+    """Peak of Python's own heap (tracemalloc) while loading ``source``, in a fresh process."""
+    probe = (
+        "import sys, tracemalloc\n"
+        "from pipeline.warehouse.api import load\n"
+        "tracemalloc.start()\n"
+        "summary = load([sys.argv[1]], sys.argv[2])\n"
+        "assert summary.accounted and summary.quarantined == summary.lines\n"
+        "print(tracemalloc.get_traced_memory()[1])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, str(source), str(db)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout) / 2**20
+
+
+def test_memory_is_flat_in_the_number_of_bad_lines(tmp_path: Path) -> None:
+    peaks = []
+    for n in (10_000, 100_000):
+        junk = tmp_path / f"junk-{n}.jsonl"
+        junk.write_bytes(b"".join(b"junk line %d\n" % i for i in range(n)))
+        peaks.append(_python_heap_peak_mb(junk, tmp_path / f"w-{n}.duckdb"))
+    assert peaks[1] - peaks[0] < 5, f"the heap grew from {peaks[0]:.1f} to {peaks[1]:.1f} MiB"
+
+
+def _run_json(*args: str) -> dict[str, int]:
+    proc = run_cli(*args, "--json")
+    assert proc.returncode in (0, 1), proc.stderr
+    summary: dict[str, int] = orjson.loads(proc.stdout)
+    assert summary["lines"] == summary["games_loaded"] + summary["already_present"] + summary["quarantined"]
+    return summary
+
+
+def test_a_grown_log_does_not_quarantine_its_old_bad_lines_again(tmp_path: Path) -> None:
+    log, db = tmp_path / "live.jsonl", tmp_path / "w.duckdb"
+    first = [GAMES[0], b"junk", GAMES[1], b"[1, 2]", b"junk"]  # the same junk twice: two bad lines
+    log.write_bytes(b"\n".join(first) + b"\n")
+    one = _run_json("load", str(log), "--db", str(db))
+    assert (one["games_loaded"], one["quarantined"]) == (2, 3)
+    with log.open("ab") as out:
+        out.write(b"\n".join([GAMES[2], b"junk", b"{broken"]) + b"\n")
+    two = _run_json("load", str(log), "--db", str(db))
+    assert (two["lines"], two["games_loaded"], two["already_present"], two["quarantined"]) == (8, 1, 5, 2)
+    twice = _run_json("load", str(log), str(log), "--db", str(db))
+    assert twice["already_present"] == 16 and twice["quarantined"] == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute("select line, raw from quarantine order by line").fetchall()
+    finally:
+        con.close()
+    assert rows == [(2, b"junk"), (4, b"[1, 2]"), (5, b"junk"), (7, b"junk"), (8, b"{broken")]
+
+
+def test_the_same_file_twice_in_one_load(tmp_path: Path) -> None:
+    log, db = tmp_path / "a.jsonl", tmp_path / "w.duckdb"
+    log.write_bytes(b"\n".join([GAMES[0], b"junk", GAMES[1]]) + b"\n")
+    summary = _run_json("load", str(log), str(log), "--db", str(db), "--batch-size", "1")
+    assert (summary["games_loaded"], summary["quarantined"], summary["already_present"]) == (2, 1, 3)

@@ -6,7 +6,10 @@ Every non-empty input line lands in exactly one place:
 * a ``quarantine`` row: the line could not become a game (not JSON, not an
   object, required fields missing, a known ``game_id`` with other content);
 * the run's ``already_present`` count: the same game (same id, same content)
-  or the same quarantined line (same file content, same line) is loaded.
+  or the same quarantined line (same bytes at the same line number, whatever
+  the file: a log that grew keeps its old bad lines) is loaded.  Quarantined
+  lines are looked up in the database at each batch, so memory does not grow
+  with their number.
 
 So ``lines == games_loaded + already_present + quarantined`` for every run,
 and loading the same input twice adds nothing the second time.
@@ -271,7 +274,9 @@ class _Loader:
         self.batch = Batch(self.summary.run_id)
         #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
         self.known: dict[str, str] = dict(con.execute("select game_id, content_hash from games").fetchall())
-        self.quarantined = _quarantined_keys(con, files)
+        #: Lines to quarantine in this batch, unless already quarantined (asked of the
+        #: database at each flush: memory stays flat however many bad lines there are).
+        self.pending = _PendingQuarantine()
 
     def run(self, fmt: str) -> LoadSummary:
         try:
@@ -293,7 +298,7 @@ class _Loader:
             self._classify(file, line, prepared)
             if self.on_line is not None:
                 self.on_line()
-            if len(self.batch) >= self.batch_size:
+            if len(self.batch) + len(self.pending) >= self.batch_size:
                 self.flush()
 
     def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
@@ -305,10 +310,6 @@ class _Loader:
 
     def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
         """Route one item to games, quarantine or already present."""
-        key = (file.sha256, line)
-        if key in self.quarantined:
-            self.summary.already_present += 1
-            return
         raw = prepared.raw
         if not prepared.is_game:
             located = [v.at(file=file.name, line=line) for v in prepared.item.violations]
@@ -360,14 +361,26 @@ class _Loader:
         raw: bytes,
         violations: list[Violation],
     ) -> None:
-        self.batch.add_quarantine((file.name, file.sha256, line), game_id, reason, raw)
-        self.batch.add_violations(violations)
-        self.quarantined.add((file.sha256, line))
-        self.summary.quarantined += 1
-        self.summary.violations += len(violations)
+        if not self.pending.add(((file.name, file.sha256, line), game_id, reason, raw, violations)):
+            self.summary.already_present += 1  # the same line earlier in this batch
+
+    def _settle_quarantine(self) -> None:
+        """Move the batch's pending lines into quarantine, but for those already there
+        (the same content at the same line number: a file loaded again, or grown)."""
+        pending, self.pending = self.pending, _PendingQuarantine()
+        present = _already_quarantined(self.con, pending.entries)
+        for i, (where, game_id, reason, raw, violations) in enumerate(pending.entries):
+            if i in present:
+                self.summary.already_present += 1
+                continue
+            self.batch.add_quarantine(where, game_id, reason, raw)
+            self.batch.add_violations(violations)
+            self.summary.quarantined += 1
+            self.summary.violations += len(violations)
 
     def flush(self) -> None:
         """Write the batch in one transaction, with the run's counts so far."""
+        self._settle_quarantine()
         frames = _checked_frames(self.batch)
         con, s = self.con, self.summary
         con.begin()
@@ -457,10 +470,50 @@ def _end_run(con: duckdb.DuckDBPyConnection, run_id: int, status: str) -> None:
     con.execute("update ingest_runs set status = ?, ended_at = now() where run_id = ?", [status, run_id])
 
 
-def _quarantined_keys(con: duckdb.DuckDBPyConnection, files: list[InputFile]) -> set[tuple[str, int]]:
-    """The (file_sha256, line) of lines of these inputs already quarantined."""
-    shas = sorted({f.sha256 for f in files})
-    rows = con.execute(
-        "select file_sha256, line from quarantine where list_contains(?, file_sha256)", [shas]
-    ).fetchall()
-    return {(sha, int(line)) for sha, line in rows}
+Pending = tuple[tuple[str, str, int], str | None, Violation, bytes, list[Violation]]
+
+
+class _PendingQuarantine:
+    """The lines a batch would quarantine, each (line, content) once."""
+
+    def __init__(self) -> None:
+        self.entries: list[Pending] = []
+        self._keys: set[tuple[int, str]] = set()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, entry: Pending) -> bool:
+        """Keep an entry; False when the same content at the same line is already kept."""
+        key = (entry[0][2], hashlib.sha256(entry[3]).hexdigest())
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        self.entries.append(entry)
+        return True
+
+
+def _already_quarantined(con: duckdb.DuckDBPyConnection, entries: list[Pending]) -> set[int]:
+    """The indexes of entries whose line (same number, same bytes) is already in quarantine."""
+    import pyarrow as pa
+
+    if not entries:
+        return set()
+    lines = [e[0][2] for e in entries]
+    keys = pa.table(
+        {
+            "i": pa.array(range(len(entries)), pa.int64()),
+            "line": pa.array(lines, pa.int64()),
+            "raw": pa.array([e[3] for e in entries], pa.binary()),
+        }
+    )
+    con.register("_tricklog_keys", keys)
+    try:
+        rows = con.execute(
+            "select distinct k.i from _tricklog_keys k join quarantine q "
+            "on q.line = k.line and q.raw = k.raw where q.line between ? and ?",
+            [min(lines), max(lines)],
+        ).fetchall()
+    finally:
+        con.unregister("_tricklog_keys")
+    return {int(r[0]) for r in rows}
