@@ -382,7 +382,21 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
         kinds: dict[type, str] = {list: "an array", str: "a string"}
         kind = kinds.get(type(value), type(value).__name__)
         return _malformed(file, number, line, f"line {number} is {kind}, not a JSON object")
+    unstorable = storable_problem(value)
+    if unstorable is not None:
+        violation = Violation("schema", f"line {number} {unstorable}", file=file, line=number)
+        return SourceItem(file, number, line, None, [violation])
     return SourceItem(file, number, None, value)
+
+
+def storable_problem(value: object) -> str | None:
+    """Why a parsed value cannot be written back as JSON (and so cannot be hashed or
+    stored): nested more than 254 levels deep, say; None when it can."""
+    try:
+        orjson.dumps(value)
+    except orjson.JSONEncodeError as e:
+        return f"cannot be stored: {e} (at most 254 levels of nesting)"
+    return None
 
 
 def _malformed(file: str, number: int, line: bytes, message: str) -> SourceItem:

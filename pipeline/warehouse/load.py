@@ -107,7 +107,14 @@ def prepare(item: SourceItem, raw: bytes) -> Prepared:
         return Prepared(item, raw, False)
     raw_id = record.get("game_id")
     game_id = raw_id if isinstance(raw_id, str) and raw_id else None
-    return Prepared(item, raw, True, game_id, content_hash(record))
+    try:
+        digest = content_hash(record)
+    except orjson.JSONEncodeError as e:  # a record no reader should have let through; never a traceback
+        reason = Violation(
+            "schema", f"the record cannot be stored: {e}", game_id, file=item.file, line=item.line
+        )
+        return Prepared(SourceItem(item.file, item.line, raw, None, [reason]), raw, False)
+    return Prepared(item, raw, True, game_id, digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +284,9 @@ class _Loader:
         #: Lines to quarantine in this batch, unless already quarantined (asked of the
         #: database at each flush: memory stays flat however many bad lines there are).
         self.pending = _PendingQuarantine()
+        #: Games admitted in this batch: (file, line, digest, raw, replay); their rows go
+        #: into the batch at flush, where a game whose rows do not fit is quarantined.
+        self.admitted: list[tuple[InputFile, int, str, bytes, Replayed]] = []
 
     def run(self, fmt: str) -> LoadSummary:
         try:
@@ -298,7 +308,7 @@ class _Loader:
             self._classify(file, line, prepared)
             if self.on_line is not None:
                 self.on_line()
-            if len(self.batch) + len(self.pending) >= self.batch_size:
+            if len(self.batch) + len(self.admitted) + len(self.pending) >= self.batch_size:
                 self.flush()
 
     def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
@@ -346,8 +356,7 @@ class _Loader:
             reason = _violation("unsupported", "the warehouse holds Euchre games only", game_id, file, line)
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
-            self.batch.extend(replayed.rows)
-            self.batch.add_violations(violations)
+            self.admitted.append((file, line, digest, raw, replayed))
             self.known[game_id] = digest
             self.summary.games_loaded += 1
             self.summary.violations += len(violations)
@@ -381,7 +390,7 @@ class _Loader:
     def flush(self) -> None:
         """Write the batch in one transaction, with the run's counts so far."""
         self._settle_quarantine()
-        frames = _checked_frames(self.batch)
+        frames = self._checked_batch()
         con, s = self.con, self.summary
         con.begin()
         try:
@@ -407,6 +416,47 @@ class _Loader:
                 con.rollback()
             raise
         self.batch = Batch(s.run_id)
+        self.admitted = []
+
+    def _checked_batch(self) -> dict[str, pl.DataFrame]:
+        """The batch's frames, checked; a game whose rows do not fit the tables (a value
+        out of a column's range, from a hostile record) is quarantined instead."""
+        try:
+            return _checked_frames(self._with_games(self.admitted))
+        except Exception:
+            pass
+        fitting = []
+        for game in self.admitted:
+            try:
+                _checked_frames(self._with_games([game], Batch(self.summary.run_id)))
+                fitting.append(game)
+            except Exception as e:
+                self._misfit(game, e)
+        self._settle_quarantine()
+        self.admitted = fitting
+        return _checked_frames(self._with_games(fitting))
+
+    def _with_games(
+        self, games: list[tuple[InputFile, int, str, bytes, Replayed]], base: Batch | None = None
+    ) -> Batch:
+        batch = Batch(self.summary.run_id)
+        batch.extend((base or self.batch).rows)
+        for *_, replayed in games:
+            assert replayed.rows is not None
+            batch.extend(replayed.rows)
+            batch.add_violations(replayed.violations)
+        return batch
+
+    def _misfit(self, game: tuple[InputFile, int, str, bytes, Replayed], error: Exception) -> None:
+        file, line, _, raw, replayed = game
+        self.summary.games_loaded -= 1
+        self.summary.violations -= len(replayed.violations)
+        if replayed.game_id is not None:
+            self.known.pop(replayed.game_id, None)
+        detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+        message = f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
+        reason = _violation("schema", message, replayed.game_id, file, line)
+        self._quarantine(file, line, replayed.game_id, reason, raw, [reason, *replayed.violations])
 
 
 @contextlib.contextmanager
