@@ -36,8 +36,12 @@ from pipeline.games.euchre.cards import (
     parse_card,
     trick_winner_index,
 )
+from pipeline.games.euchre.importers.egn_condensed import (
+    CondensedError,
+    CondensedUnsupported,
+    decode_condensed,
+)
 from pipeline.games.euchre.replay import int_pair
-from pipeline.games.euchre.importers.egn_condensed import CondensedError, CondensedUnsupported, decode_condensed
 from pipeline.sources import BOM, READ_ERRORS, SourceItem, open_binary
 from pipeline.violations import TricklogError, Violation
 
