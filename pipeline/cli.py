@@ -36,6 +36,15 @@ FromOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout.")]
+MaxLineOption = Annotated[
+    int,
+    typer.Option(
+        "--max-line-bytes",
+        min=1,
+        help="Longest input line read whole (16 MiB); a longer one is reported as line_too_long.",
+    ),
+]
+MAX_LINE_BYTES = 16 << 20
 
 
 def fail(message: str) -> NoReturn:
@@ -62,13 +71,15 @@ def validate(
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
     ] = 1,
+    max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
     """Replay every game against its rules and report each violation."""
     from pipeline.console import ValidateView
+    from pipeline.sources import line_limit
 
     view = ValidateView(paths, violations_path=violations, quiet=as_json)
     try:
-        with view:
+        with line_limit(max_line_bytes), view:
             summary = _validate(paths, from_, view, jobs)
     except TricklogError as e:
         fail(str(e))
@@ -132,14 +143,16 @@ def load(
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
     ] = 1,
+    max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
     from pipeline.parallel import jobs_for
+    from pipeline.sources import line_limit
     from pipeline.warehouse.api import load as load_games
 
     try:
-        with Progress(paths, enabled=not as_json, label="lines") as progress:
+        with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
             summary = load_games(
                 paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
             )
@@ -212,12 +225,15 @@ def convert(
     output: Annotated[
         Path, typer.Option("-o", "--output", help="The euchre/1 JSON Lines file to write.")
     ] = Path("converted.jsonl"),
+    max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
     """Convert EGN or OpenSpiel games to euchre/1 JSON Lines."""
     from pipeline.convert import convert as convert_inputs
+    from pipeline.sources import line_limit
 
     try:
-        result = convert_inputs(paths, from_, output)
+        with line_limit(max_line_bytes):
+            result = convert_inputs(paths, from_, output)
     except TricklogError as e:
         fail(str(e))
     typer.echo(f"wrote {result.records} games to {output}", err=True)

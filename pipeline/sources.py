@@ -9,6 +9,7 @@ of a JSON Lines file yields exactly one item.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import os
 import stat
@@ -291,15 +292,61 @@ def input_size(paths: Sequence[str]) -> int | None:
         return None
 
 
+#: The longest line read whole (``--max-line-bytes``): a longer one is reported as
+#: ``line_too_long`` with its length, offset and SHA-256, read in chunks, never held.
+MAX_LINE_BYTES = 16 << 20
+#: What is kept of a line that is too long (the quarantine's ``raw``): its first bytes.
+LONG_LINE_KEPT = 1024
+_CHUNK = 1 << 20
+_LINE_LIMIT: ContextVar[int] = ContextVar("tricklog_max_line_bytes", default=MAX_LINE_BYTES)
+
+
+@contextmanager
+def line_limit(max_bytes: int) -> Iterator[int]:
+    """Read lines of at most ``max_bytes`` in this block (default :data:`MAX_LINE_BYTES`)."""
+    if max_bytes < 1:
+        raise TricklogError(f"--max-line-bytes must be at least 1, not {max_bytes}")
+    token = _LINE_LIMIT.set(max_bytes)
+    try:
+        yield max_bytes
+    finally:
+        _LINE_LIMIT.reset(token)
+
+
+class LongLine(bytes):
+    """A line longer than the limit: its first bytes only, with what identifies it whole."""
+
+    length: int
+    offset: int
+    sha256: str
+    limit: int
+
+    def describe(self, number: int) -> str:
+        return (
+            f"line {number} is {self.length} bytes long, over the limit of {self.limit} "
+            f"(--max-line-bytes); it starts at byte {self.offset} and its SHA-256 is {self.sha256}"
+        )
+
+
 def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of an input with their 1-based numbers, streaming (a
-    UTF-8 byte order mark at the start is dropped).
+    UTF-8 byte order mark at the start is dropped).  A line longer than the
+    limit (:func:`line_limit`) comes as a :class:`LongLine`, read in chunks.
 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path)
+    limit = _LINE_LIMIT.get()
+    offset, number = 0, 0
     try:
-        for number, line in enumerate(stream, start=1):
+        while line := stream.readline(limit + 1):
+            number += 1
+            start, offset = offset, offset + len(line)
+            if len(line) > limit and not line.endswith(b"\n"):
+                long, read = _rest_of_line(stream, line, start, limit)
+                offset += read
+                yield number, long
+                continue
             if number == 1:
                 line = line.removeprefix(BOM)
             if line.strip():
@@ -311,8 +358,29 @@ def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
             stream.close()
 
 
+def _rest_of_line(stream: IO[bytes], first: bytes, start: int, limit: int) -> tuple[LongLine, int]:
+    """Read the rest of a too long line in chunks, hashing it (its newline left
+    out); keep its first bytes.  Also returns the bytes read after ``first``."""
+    digest = hashlib.sha256(first)
+    length, read = len(first), 0
+    while chunk := stream.readline(_CHUNK):
+        read += len(chunk)
+        end = chunk.endswith(b"\n")
+        body = chunk[:-1] if end else chunk
+        digest.update(body)
+        length += len(body)
+        if end:
+            break
+    long = LongLine(first[:LONG_LINE_KEPT])
+    long.length, long.offset, long.sha256, long.limit = length, start, digest.hexdigest(), limit
+    return long, read
+
+
 def parse_line(file: str, number: int, line: bytes) -> SourceItem:
     """A JSON Lines line as a record, or as a malformed_json item keeping the raw text."""
+    if isinstance(line, LongLine):
+        violation = Violation("line_too_long", line.describe(number), file=file, line=number)
+        return SourceItem(file, number, bytes(line), None, [violation])
     try:
         value = orjson.loads(line)
     except orjson.JSONDecodeError as e:
@@ -322,7 +390,21 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
         kinds: dict[type, str] = {list: "an array", str: "a string"}
         kind = kinds.get(type(value), type(value).__name__)
         return _malformed(file, number, line, f"line {number} is {kind}, not a JSON object")
+    unstorable = storable_problem(value)
+    if unstorable is not None:
+        violation = Violation("schema", f"line {number} {unstorable}", file=file, line=number)
+        return SourceItem(file, number, line, None, [violation])
     return SourceItem(file, number, None, value)
+
+
+def storable_problem(value: object) -> str | None:
+    """Why a parsed value cannot be written back as JSON (and so cannot be hashed or
+    stored): nested more than 254 levels deep, say; None when it can."""
+    try:
+        orjson.dumps(value)
+    except orjson.JSONEncodeError as e:
+        return f"cannot be stored: {e} (at most 254 levels of nesting)"
+    return None
 
 
 def _malformed(file: str, number: int, line: bytes, message: str) -> SourceItem:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 #: The codes the core itself reports, whatever the game: a line that is not a
-#: record, a record no game can read, a repeated game.  Each game adds its own
+#: record (or too long to read), a record no game can read, a repeated game.  Each game adds its own
 #: (``Game.codes``; all of them: ``pipeline.games.all_codes``).  A finer ``rule``
 #: may be attached to a violation, but a code never changes meaning.
 CORE_CODES: dict[str, str] = {
@@ -27,6 +27,7 @@ CORE_CODES: dict[str, str] = {
     "schema": "a field is missing or of the wrong type or range, or no installed game reads the format",
     "duplicate_game": "the game_id was already seen",
     "unsupported": "the record uses a rule or encoding tricklog does not implement",
+    "line_too_long": "the line is longer than --max-line-bytes (16 MiB by default), so it was not read whole",
 }
 
 

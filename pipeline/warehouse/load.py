@@ -6,7 +6,10 @@ Every non-empty input line lands in exactly one place:
 * a ``quarantine`` row: the line could not become a game (not JSON, not an
   object, required fields missing, a known ``game_id`` with other content);
 * the run's ``already_present`` count: the same game (same id, same content)
-  or the same quarantined line (same file content, same line) is loaded.
+  or the same quarantined line (same bytes at the same line number, whatever
+  the file: a log that grew keeps its old bad lines) is loaded.  Quarantined
+  lines are looked up in the database at each batch, so memory does not grow
+  with their number.
 
 So ``lines == games_loaded + already_present + quarantined`` for every run,
 and loading the same input twice adds nothing the second time.
@@ -227,7 +230,12 @@ class _Loader:
         self.models = table_models()
         #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
         self.known: dict[str, str] = dict(con.execute("select game_id, content_hash from games").fetchall())
-        self.quarantined = _quarantined_keys(con, files)
+        #: Lines to quarantine in this batch, unless already quarantined (asked of the
+        #: database at each flush: memory stays flat however many bad lines there are).
+        self.pending = _PendingQuarantine()
+        #: Games admitted in this batch: (file, line, digest, raw, replay); their rows go
+        #: into the batch at flush, where a game whose rows do not fit is quarantined.
+        self.admitted: list[tuple[InputFile, int, str, bytes, Replayed]] = []
 
     def run(self, fmt: str) -> LoadSummary:
         try:
@@ -249,7 +257,7 @@ class _Loader:
             self._classify(file, line, prepared)
             if self.on_line is not None:
                 self.on_line()
-            if len(self.batch) >= self.batch_size:
+            if len(self.batch) + len(self.admitted) + len(self.pending) >= self.batch_size:
                 self.flush()
 
     def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
@@ -261,10 +269,6 @@ class _Loader:
 
     def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
         """Route one item to games, quarantine or already present."""
-        key = (file.sha256, line)
-        if key in self.quarantined:
-            self.summary.already_present += 1
-            return
         raw = prepared.raw
         if not prepared.is_game:
             located = [v.at(file=file.name, line=line) for v in prepared.item.violations]
@@ -301,7 +305,7 @@ class _Loader:
             reason = _violation("unsupported", replayed.unsupported or "", game_id, file, line)
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
-            self.batch.extend(replayed.rows)
+            self.admitted.append((file, line, digest, raw, replayed))
             self.known[game_id] = digest
             self.summary.games_loaded += 1
             self.summary.violations += len(violations)
@@ -315,15 +319,27 @@ class _Loader:
         raw: bytes,
         violations: list[Violation],
     ) -> None:
-        self.batch.add_quarantine((file.name, file.sha256, line), game_id, reason, raw)
-        self.batch.add_violations(violations)
-        self.quarantined.add((file.sha256, line))
-        self.summary.quarantined += 1
-        self.summary.violations += len(violations)
+        if not self.pending.add(((file.name, file.sha256, line), game_id, reason, raw, violations)):
+            self.summary.already_present += 1  # the same line earlier in this batch
+
+    def _settle_quarantine(self) -> None:
+        """Move the batch's pending lines into quarantine, but for those already there
+        (the same content at the same line number: a file loaded again, or grown)."""
+        pending, self.pending = self.pending, _PendingQuarantine()
+        present = _already_quarantined(self.con, pending.entries)
+        for i, (where, game_id, reason, raw, violations) in enumerate(pending.entries):
+            if i in present:
+                self.summary.already_present += 1
+                continue
+            self.batch.add_quarantine(where, game_id, reason, raw)
+            self.batch.add_violations(violations)
+            self.summary.quarantined += 1
+            self.summary.violations += len(violations)
 
     def flush(self) -> None:
         """Write the batch in one transaction, with the run's counts so far."""
-        frames = _checked_frames(self.batch, self.models)
+        self._settle_quarantine()
+        frames = self._checked_batch()
         con, s = self.con, self.summary
         con.begin()
         try:
@@ -349,8 +365,48 @@ class _Loader:
                 con.rollback()
             raise
         self.batch = Batch(s.run_id)
+        self.admitted = []
         if self.on_batch is not None:
             self.on_batch(s)
+
+    def _checked_batch(self) -> dict[str, pl.DataFrame]:
+        """The batch's frames, checked; a game whose rows do not fit the tables (a value
+        out of a column's range, from a hostile record) is quarantined instead."""
+        try:
+            return _checked_frames(self._with_games(self.admitted), self.models)
+        except Exception:
+            pass
+        fitting = []
+        for game in self.admitted:
+            try:
+                _checked_frames(self._with_games([game], Batch(self.summary.run_id)), self.models)
+                fitting.append(game)
+            except Exception as e:
+                self._misfit(game, e)
+        self._settle_quarantine()
+        self.admitted = fitting
+        return _checked_frames(self._with_games(fitting), self.models)
+
+    def _with_games(
+        self, games: list[tuple[InputFile, int, str, bytes, Replayed]], base: Batch | None = None
+    ) -> Batch:
+        batch = Batch(self.summary.run_id)
+        batch.extend((base or self.batch).rows)
+        for *_, replayed in games:
+            assert replayed.rows is not None  # with the game's violations
+            batch.extend(replayed.rows)
+        return batch
+
+    def _misfit(self, game: tuple[InputFile, int, str, bytes, Replayed], error: Exception) -> None:
+        file, line, _, raw, replayed = game
+        self.summary.games_loaded -= 1
+        self.summary.violations -= len(replayed.violations)
+        if replayed.game_id is not None:
+            self.known.pop(replayed.game_id, None)
+        detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
+        message = f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
+        reason = _violation("schema", message, replayed.game_id, file, line)
+        self._quarantine(file, line, replayed.game_id, reason, raw, [reason, *replayed.violations])
 
 
 @contextlib.contextmanager
@@ -412,10 +468,50 @@ def _end_run(con: duckdb.DuckDBPyConnection, run_id: int, status: str) -> None:
     con.execute("update ingest_runs set status = ?, ended_at = now() where run_id = ?", [status, run_id])
 
 
-def _quarantined_keys(con: duckdb.DuckDBPyConnection, files: list[InputFile]) -> set[tuple[str, int]]:
-    """The (file_sha256, line) of lines of these inputs already quarantined."""
-    shas = sorted({f.sha256 for f in files})
-    rows = con.execute(
-        "select file_sha256, line from quarantine where list_contains(?, file_sha256)", [shas]
-    ).fetchall()
-    return {(sha, int(line)) for sha, line in rows}
+Pending = tuple[tuple[str, str, int], str | None, Violation, bytes, list[Violation]]
+
+
+class _PendingQuarantine:
+    """The lines a batch would quarantine, each (line, content) once."""
+
+    def __init__(self) -> None:
+        self.entries: list[Pending] = []
+        self._keys: set[tuple[int, str]] = set()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, entry: Pending) -> bool:
+        """Keep an entry; False when the same content at the same line is already kept."""
+        key = (entry[0][2], hashlib.sha256(entry[3]).hexdigest())
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        self.entries.append(entry)
+        return True
+
+
+def _already_quarantined(con: duckdb.DuckDBPyConnection, entries: list[Pending]) -> set[int]:
+    """The indexes of entries whose line (same number, same bytes) is already in quarantine."""
+    import pyarrow as pa
+
+    if not entries:
+        return set()
+    lines = [e[0][2] for e in entries]
+    keys = pa.table(
+        {
+            "i": pa.array(range(len(entries)), pa.int64()),
+            "line": pa.array(lines, pa.int64()),
+            "raw": pa.array([e[3] for e in entries], pa.binary()),
+        }
+    )
+    con.register("_tricklog_keys", keys)
+    try:
+        rows = con.execute(
+            "select distinct k.i from _tricklog_keys k join quarantine q "
+            "on q.line = k.line and q.raw = k.raw where q.line between ? and ?",
+            [min(lines), max(lines)],
+        ).fetchall()
+    finally:
+        con.unregister("_tricklog_keys")
+    return {int(r[0]) for r in rows}

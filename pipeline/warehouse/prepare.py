@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from pipeline.games import game_for_record, replay_item
 from pipeline.sources import SourceItem
 from pipeline.violations import Violation
@@ -69,4 +71,11 @@ def prepare(item: SourceItem, raw: bytes) -> Prepared:
         return Prepared(item, raw, False)
     raw_id = record.get("game_id")
     game_id = raw_id if isinstance(raw_id, str) and raw_id else None
-    return Prepared(item, raw, True, game_id, content_hash(record))
+    try:
+        digest = content_hash(record)
+    except orjson.JSONEncodeError as e:  # a record no reader should have let through; never a traceback
+        reason = Violation(
+            "schema", f"the record cannot be stored: {e}", game_id, file=item.file, line=item.line
+        )
+        return Prepared(SourceItem(item.file, item.line, raw, None, [reason]), raw, False)
+    return Prepared(item, raw, True, game_id, digest)

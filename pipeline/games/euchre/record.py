@@ -23,12 +23,16 @@ GAME_FIELDS = frozenset(
 ) | {"initial_score", "origin"}  # tricklog's own: a game picked up part way, an imported game
 
 
+#: The largest score (or points) a pair may hold: scores stay far from overflowing the warehouse's columns.
+MAX_SCORE = 1_000_000
+
+
 def int_pair(value: object) -> tuple[int, int] | None:
-    """A ``[team0, team1]`` pair of whole numbers, or None."""
+    """A ``[team0, team1]`` pair of whole numbers (at most :data:`MAX_SCORE` in size), or None."""
     if (
         isinstance(value, list)
         and len(value) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+        and all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_SCORE for x in value)
     ):
         return value[0], value[1]
     return None

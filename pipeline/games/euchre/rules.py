@@ -151,6 +151,11 @@ class Rules:
         return self.deck - 21
 
 
+#: The largest value of a numeric option: points fit the warehouse's columns, and a
+#: game's scores stay far from overflowing them (schemas/euchre-record.schema.json agrees).
+RULE_MAX = {"target": 10_000} | {f.name: 100 for f in fields(Rules) if f.name.startswith("points_")}
+
+
 def _check_option(key: str, value: object, default: object) -> None:
     if isinstance(default, bool):
         if not isinstance(value, bool):
@@ -162,6 +167,8 @@ def _check_option(key: str, value: object, default: object) -> None:
             raise RulesError(f"rule option 'deck' must be 24, 25 or 32, not {value!r}")
         if key == "target" and value < 1:
             raise RulesError("rule option 'target' must be at least 1")
+        if value > RULE_MAX.get(key, value):
+            raise RulesError(f"rule option {key!r} must be at most {RULE_MAX[key]}, not {value!r}")
     elif key in _CHOICES and value not in _CHOICES[key]:
         raise RulesError(f"rule option {key!r} must be {' or '.join(_CHOICES[key])}, not {value!r}")
 

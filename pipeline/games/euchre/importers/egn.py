@@ -343,8 +343,9 @@ def _assemble(
         record = dict(base)
         if not whole:
             record["game_id"] = f"{game.game_id}@deals-{stretch[0].number}-{stretch[-1].number}"
-        if k == 0 and int_pair(metadata.get("initialScore")) not in (None, (0, 0)):
-            record["initial_score"] = list(metadata["initialScore"])
+        initial = metadata.get("initialScore")
+        if k == 0 and initial is not None and int_pair(initial) != (0, 0):
+            record["initial_score"] = initial  # the replay checks it (a bad one is a schema violation)
         if whole and metadata.get("finalScore") is not None and not game.ruleset.get("four_trick_tokens"):
             record["final_score"] = metadata["finalScore"]
         record["hands"] = [h.hand for h in stretch]

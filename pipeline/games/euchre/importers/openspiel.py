@@ -482,6 +482,9 @@ def _jsonl_item(path: str, number: int, line: bytes) -> SourceItem:
     record, problems = history_to_record(
         game, history, game_id=game_id, origin=_origin(path, number), returns=claimed
     )
+    if returns is not None and claimed is None:
+        message = f"returns must be 4 numbers of at most {MAX_RETURN} in size; ignored"
+        problems.append(Violation("schema", message, game_id, path="returns", rule="openspiel_returns"))
     located = [v.at(file=path, line=number) for v in problems]
     return SourceItem(path, number, line if record is None else None, record, located)
 
@@ -490,8 +493,14 @@ def _is_returns(value: object) -> bool:
     return (
         isinstance(value, list)
         and len(value) == 4
-        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)
+        and all(
+            isinstance(x, int | float) and not isinstance(x, bool) and abs(x) <= MAX_RETURN for x in value
+        )
     )
+
+
+#: The largest return a seat can have in a hand (OpenSpiel's are 1, 2 or 4).
+MAX_RETURN = 1000
 
 
 def _serialized_item(path: str, lines: list[tuple[int, bytes]]) -> SourceItem:
