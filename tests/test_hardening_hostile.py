@@ -13,7 +13,6 @@ import duckdb
 import jsonschema
 import orjson
 import pytest
-from test_hardening_errors import one_line_error  # noqa: F401  (the same helpers, one place)
 from warehouse_helpers import run_cli, valid_lines
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "schemas" / "euchre-record.schema.json").read_text())
