@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from scipy.stats import t as student_t
+
 from pipeline.games.euchre.cards import EFFECTIVE
 from pipeline.games.euchre.replay import GameReplay, HandResult, replay_game
 
@@ -136,7 +138,9 @@ def _dealer(hands: list[HandResult], k: int, n: int) -> dict[str, Any]:
     ci: list[float | None] = [None, None]
     if count >= 2 and mean is not None:
         sd = math.sqrt(sum((e - mean) ** 2 for e in edges) / (count - 1))
-        ci = [mean - Z * sd / math.sqrt(count), mean + Z * sd / math.sqrt(count)]
+        if sd > 0:  # Student t with n - 1 degrees of freedom; no interval without spread
+            half = student_t.ppf(0.975, count - 1) * sd / math.sqrt(count)
+            ci = [mean - half, mean + half]
     return {
         "dealer_team_points_per_hand": sum(dealer) / count if count else None,
         "other_team_points_per_hand": sum(other) / count if count else None,
