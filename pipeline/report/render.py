@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from pipeline.players import PlayerMap
 from pipeline.report.findings import findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
@@ -41,6 +42,8 @@ SECTIONS = (
             ("audit_violations_by_file", "Violations and quarantined lines by file"),
             ("audit_violations_by_player", "Violations by player (the seat at fault)"),
             ("audit_quarantine", "Quarantined lines (not loaded)"),
+            ("audit_copies", "Copies: hands recorded more than once (counted once)"),
+            ("audit_aliases", "Names that may be one person (suggestions for --players)"),
         ],
     ),
 )
@@ -65,10 +68,15 @@ class ReportResult:
 
 
 def write_report(
-    db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
+    db: Path,
+    out: Path,
+    sources: Sequence[str] = (),
+    players: Sequence[str] = (),
+    identity: PlayerMap | None = None,
 ) -> ReportResult:
-    """Run every report on the warehouse ``db`` and write the report folder ``out``."""
-    tables, reports = run_reports(db, sources, players)
+    """Run every report on the warehouse ``db`` and write the report folder ``out``
+    (``identity``: a players file's aliases and placeholders, over the warehouse's)."""
+    tables, reports = run_reports(db, sources, players, identity)
     out.mkdir(parents=True, exist_ok=True)
     filters = {"sources": list(sources), "players": list(players)}
     summary = build_summary(tables, filters, reports)
