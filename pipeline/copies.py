@@ -82,7 +82,9 @@ class CopyTracker:
                     f"hand {hand}: the same play as hand {seen.hand} of game {seen.game_id!r}{_in(seen.file)}; "
                     "statistics count it once"
                 )
-                found.append(Violation("duplicate_hand", message, game_id, hand, f"hands[{hand}]", file, line))
+                found.append(
+                    Violation("duplicate_hand", message, game_id, hand, f"hands[{hand}]", file, line)
+                )
         return found
 
 

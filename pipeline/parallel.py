@@ -124,7 +124,11 @@ def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]
         replay, located = replay_item(item)
         hands = [KNOWN_DEAL if h.deal_known else INFERRED_DEAL for h in replay.hands]
         digest = ReplayDigest(
-            replay.game_id, replay.violations, hands, replay.unknown_fields, fingerprints_of(item.record, replay)
+            replay.game_id,
+            replay.violations,
+            hands,
+            replay.unknown_fields,
+            fingerprints_of(item.record, replay),
         )
         out.append((number, None, digest, located))
     return out

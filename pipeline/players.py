@@ -119,5 +119,7 @@ def _from_csv(path: Path, text: str) -> PlayerMap:
 def _checked(path: Path, aliases: dict[str, str], placeholders: frozenset[str]) -> PlayerMap:
     chained = sorted(a for a, c in aliases.items() if c in aliases and aliases[c] != c)
     if chained:
-        raise PlayersFileError(f"{path}: {chained[0]!r} maps to a name that is itself an alias; map it to the final name")
+        raise PlayersFileError(
+            f"{path}: {chained[0]!r} maps to a name that is itself an alias; map it to the final name"
+        )
     return PlayerMap(aliases, placeholders)

@@ -209,7 +209,9 @@ def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
         else:
             if game_id is not None:
                 seen.add(game_id)
-            violations.extend(copies.check(game_id, item.file, item.line, fingerprints_of(item.record, replay)))
+            violations.extend(
+                copies.check(game_id, item.file, item.line, fingerprints_of(item.record, replay))
+            )
         yield CheckedGame(item, replay, violations, duplicate)
 
 

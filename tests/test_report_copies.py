@@ -78,7 +78,12 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     assert done.exit_code in (0, 1), done.stderr
     summary = json.loads(done.stdout)
     # The byte-identical copy under another name is already present, not "different content".
-    assert (summary["lines"], summary["games_loaded"], summary["already_present"], summary["quarantined"]) == (
+    assert (
+        summary["lines"],
+        summary["games_loaded"],
+        summary["already_present"],
+        summary["quarantined"],
+    ) == (
         6,
         5,
         1,
@@ -119,7 +124,9 @@ def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Pat
         "fragment.egn": 2,
         "converted.jsonl": hands,
     }
-    assert {(r["first_seen_game"], Path(r["first_seen_file"]).name) for r in rows} == {("std-1", "standard.egn")}
+    assert {(r["first_seen_game"], Path(r["first_seen_file"]).name) for r in rows} == {
+        ("std-1", "standard.egn")
+    }
     assert all(r["hand"] == r["first_seen_hand"] for r in rows)
     page = (tmp_path / "report.html").read_text("utf-8")
     assert "Copies: hands recorded more than once" in page and "fragment.egn" in page
@@ -131,7 +138,9 @@ def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path)
     done = tricklog("validate", *files, "--json", "--violations", str(out))
     assert done.exit_code == 1
     found = [json.loads(line) for line in out.read_text().splitlines()]
-    copies = [(Path(v["file"]).name, v["code"], v["hand"]) for v in found if v["code"].startswith("duplicate")]
+    copies = [
+        (Path(v["file"]).name, v["code"], v["hand"]) for v in found if v["code"].startswith("duplicate")
+    ]
     assert copies == [
         ("no id.egn", "duplicate_game", None),
         ("annotated.egn", "duplicate_game", None),

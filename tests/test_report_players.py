@@ -51,7 +51,9 @@ def test_placeholders_are_never_people(tmp_path: Path) -> None:
 def test_a_players_file_merges_aliases_and_drops_placeholders(tmp_path: Path, where: str) -> None:
     records = named_records()
     players = tmp_path / "players.toml"
-    players.write_text('placeholders = ["Guest"]\n\n[aliases]\n"Brownsbacke®07" = "Brownsbacker07"\nanna = "ana"\n')
+    players.write_text(
+        'placeholders = ["Guest"]\n\n[aliases]\n"Brownsbacke®07" = "Brownsbacker07"\nanna = "ana"\n'
+    )
     games = tmp_path / "games.jsonl"
     games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
     db = tmp_path / "w.duckdb"
@@ -108,4 +110,6 @@ def test_first_dealer_counts_only_games_from_nil_nil(tmp_path: Path) -> None:
     assert_same(expected["dealer_advantage"]["first_dealer_game_win"], got)
     part_way = sum(1 for r in records if "initial_score" in r)
     assert part_way == 5 and 0 < got["n"] <= summary["euchre"]["complete_games"] - 1
-    assert got["n"] == len(records) - part_way - (summary["euchre"]["games"] - summary["euchre"]["complete_games"])
+    assert got["n"] == len(records) - part_way - (
+        summary["euchre"]["games"] - summary["euchre"]["complete_games"]
+    )

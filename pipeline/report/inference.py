@@ -85,6 +85,26 @@ class Comparison:
         p = self.p_adjusted if self.p_adjusted is not None else self.p
         return self.readable and p is not None and p < ALPHA
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Comparison:
+        """A comparison as :meth:`to_json` wrote it (in ``summary.json``'s ``tests``)."""
+        lo, hi = d["ci95"]
+        return cls(
+            d["what"],
+            d["a"],
+            d["b"],
+            d["kind"],
+            d["n_a"],
+            d["n_b"],
+            d["value_a"],
+            d["value_b"],
+            d["diff"],
+            (lo, hi),
+            d["p"],
+            d["test"],
+            d["p_holm"],
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "what": self.what,
@@ -120,8 +140,20 @@ def compare_rates(a: str, k1: int, n1: int, b: str, k2: int, n2: int, what: str 
     True
     """
     if not n1 or not n2:
-        return Comparison(what, a, b, "rate", n1, n2, k1 / n1 if n1 else None, k2 / n2 if n2 else None,
-                          None, (None, None), None, "")
+        return Comparison(
+            what,
+            a,
+            b,
+            "rate",
+            n1,
+            n2,
+            k1 / n1 if n1 else None,
+            k2 / n2 if n2 else None,
+            None,
+            (None, None),
+            None,
+            "",
+        )
     from scipy.stats import fisher_exact
     from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
 
@@ -212,8 +244,20 @@ def rate_against(a: str, k: int, n: int, value: float, what: str = "") -> Compar
     lo, hi = wilson(k, n)
     assert lo is not None and hi is not None
     p = _float(binomtest(k, n, value).pvalue)
-    return Comparison(what, a, str(value), "rate", n, 0, k / n, value, k / n - value, (lo - value, hi - value),
-                      p, "exact binomial")
+    return Comparison(
+        what,
+        a,
+        str(value),
+        "rate",
+        n,
+        0,
+        k / n,
+        value,
+        k / n - value,
+        (lo - value, hi - value),
+        p,
+        "exact binomial",
+    )
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -238,11 +282,13 @@ def sentence(c: Comparison, unit: str = "points") -> str:
         return f"{c.what}: too few hands to test."
     lo, hi = c.ci95
     if c.kind == "rate":
-        diff = f"{c.diff * 100:+.1f} percentage points (95% CI {(lo or 0) * 100:+.1f} to {(hi or 0) * 100:+.1f})"
+        diff = (
+            f"{c.diff * 100:+.1f} percentage points (95% CI {(lo or 0) * 100:+.1f} to {(hi or 0) * 100:+.1f})"
+        )
     else:
         diff = f"{c.diff:+.3f} {unit} (95% CI {lo:+.3f} to {hi:+.3f})"
     p = c.p_adjusted if c.p_adjusted is not None else c.p
-    sizes = badge(c.n_a) if c.b_is_value else f"{badge(c.n_a)} against {badge(c.n_b)}"
+    sizes = badge(c.n_a) if c.b_is_value else f"{badge(c.n_a)}] against [{badge(c.n_b)}"
     if not c.readable:
         verdict = "too small to read"
     elif c.significant:
@@ -250,11 +296,15 @@ def sentence(c: Comparison, unit: str = "points") -> str:
     else:
         verdict = "not distinguishable from chance"
     adj = "Holm-adjusted " if c.p_adjusted is not None else ""
-    return f"{c.what}: {diff}; {c.test} test, {adj}p = {_p(p)} ({sizes}): {verdict}."
+    return f"{c.what}: {diff}; {c.test} test, {adj}{_p(p)} [{sizes}]: {verdict}."
 
 
 def _p(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    """
+    >>> _p(0.0001), _p(0.0123)
+    ('p < 0.001', 'p = 0.012')
+    """
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 # --------------------------------------------------------------------------

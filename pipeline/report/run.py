@@ -165,6 +165,8 @@ def run_reports(
             tables.update(
                 {name: run_report(con, name, report.package, report.hidden) for name in report.reports}
             )
+            if report.derive is not None:
+                tables.update(report.derive(tables))
         return tables, reports
     finally:
         con.close()

@@ -14,7 +14,7 @@ finished as (
     semi join counted as c using (game_id)
     join euchre.hands as h on h.game_id = g.game_id and h.hand_no = 0
     where g.complete
-      and g.from_start
+      and coalesce(g.from_start, true)
       and h.team0_score - h.team0_points = 0
       and h.team1_score - h.team1_points = 0
 ),
