@@ -96,3 +96,11 @@ def test_lone_chart_has_no_panel_of_constants(built: Built) -> None:  # noqa: F8
     with Image.open(out / "lone_hands.png") as image:
         width = image.size[0]
     assert width < 1.2 * 110 * 7.5 + 1  # one panel, not two
+
+
+def test_all_zero_tables_fold_and_words_align_left() -> None:
+    from pipeline.report.render import all_zero, is_text
+
+    assert all_zero([["stuck dealer", "0 / 0", "-", "0"], ["every other call", "0", "0.000"]])
+    assert not all_zero([["stuck dealer", "1 / 4", "25.0% (4.6-69.9)"]])
+    assert is_text(["dealer", "left", "-"]) and not is_text(["1,013", "16.7% (15.4-18.1)", "-"])
