@@ -146,7 +146,10 @@ def _key(e: dict[str, Any], tests: list[Comparison]) -> list[str]:
         )
     alone = e["alone"]
     if alone["attempts"] and not small(alone["attempts"]):
-        out.append(f"Going alone: the lone maker took 3 tricks or more in {pct(alone['success'])}.")
+        out.append(
+            f"Going alone: the lone maker took 3 tricks or more in {pct(alone['success'])} "
+            f"[{badge(alone['attempts'])}]."
+        )
     return out
 
 
