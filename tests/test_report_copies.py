@@ -62,6 +62,11 @@ def copies(folder: Path) -> list[str]:
     files.append(str(converted))
 
     files.append(str(shutil.copy(EGN / "standard.egn", folder / "standard (2).egn")))
+
+    # annotated, keeping the original's gameId: a known id with other content
+    same_id = json.loads(json.dumps(annotated))
+    same_id["metadata"]["gameId"] = "std-1"
+    files.append(_write(folder / "annotated, same id.egn", same_id))
     return files
 
 
@@ -77,18 +82,10 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     done = tricklog("load", *files, "--db", str(db), "--json")
     assert done.exit_code in (0, 1), done.stderr
     summary = json.loads(done.stdout)
-    # The byte-identical copy under another name is already present, not "different content".
-    assert (
-        summary["lines"],
-        summary["games_loaded"],
-        summary["already_present"],
-        summary["quarantined"],
-    ) == (
-        6,
-        5,
-        1,
-        0,
-    )
+    # The byte-identical copy under another name is already present, not "different content";
+    # the annotated copy that kept the gameId is quarantined (duplicate_game), its line kept whole.
+    accounts = [summary[k] for k in ("lines", "games_loaded", "already_present", "quarantined")]
+    assert accounts == [7, 5, 1, 1]
     return db, files
 
 
@@ -106,7 +103,7 @@ def test_copies_count_as_the_single_game(loaded: tuple[Path, list[str]], tmp_pat
     data = everything["dataset"]
     assert data["hands_counted"] == single["euchre"]["hands"]
     # Every file read is counted; 4 loaded games hold nothing but copies (the fragment too).
-    assert (data["files"], data["games_loaded"], data["games_copies"]) == (6, 5, 4)
+    assert (data["files"], data["games_loaded"], data["games_copies"]) == (7, 5, 4)
 
 
 def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:
@@ -148,6 +145,7 @@ def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path)
         ("fragment.egn", "duplicate_hand", 1),
         ("converted.jsonl", "duplicate_game", None),
         ("standard (2).egn", "duplicate_game", None),
+        ("annotated, same id.egn", "duplicate_game", None),
     ]
     first = next(v for v in found if v["code"] == "duplicate_hand")
     assert "hand 0 of game 'std-1'" in first["message"]
