@@ -127,6 +127,13 @@ def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Pat
     assert all(r["hand"] == r["first_seen_hand"] for r in rows)
     page = (tmp_path / "report.html").read_text("utf-8")
     assert "Copies: hands recorded more than once" in page and "fragment.egn" in page
+    # Every file read is in the data set, the one whose only line was quarantined too.
+    with open(tmp_path / "dataset_files.csv", newline="") as f:
+        read = {Path(r["file"]).name: r for r in csv.DictReader(f)}
+    assert set(read) == {Path(name).name for name in files}
+    quarantined = read["annotated, same id.egn"]
+    assert (quarantined["games"], quarantined["lines_quarantined"]) == ("0", "1")
+    assert (read["fragment.egn"]["games"], read["fragment.egn"]["hand_copies"]) == ("1", "2")
 
 
 def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:

@@ -35,7 +35,14 @@ HIDDEN_SUFFIXES = ("_sd", "_count")
 
 #: The core's sections, before every game's.
 SECTIONS = (
-    Section("dataset", "The data set", tables=[("dataset", "What was loaded and what is counted")]),
+    Section(
+        "dataset",
+        "The data set",
+        tables=[
+            ("dataset", "What was loaded and what is counted"),
+            ("dataset_files", "Every file read: games, lines quarantined, copies"),
+        ],
+    ),
     Section(
         "audit",
         "Audit: what is wrong in the logs",
@@ -404,4 +411,6 @@ def _md_table(table: Table) -> str:
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
     if not rows:
         lines.append("| none |" + " |" * (len(headers) - 1))
+    if any(SMALL_MARK in c for row in rows for c in row):
+        lines += ["", f"\u2020 fewer than {MIN_N} hands: too small to read."]
     return "\n".join(lines)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 #: installed game's report adds its own (``pipeline.report.game``).
 REPORTS = (
     "dataset",
+    "dataset_files",
     "audit_violations_by_code",
     "audit_violations_by_file",
     "audit_violations_by_player",
