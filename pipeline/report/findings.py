@@ -80,7 +80,7 @@ def _dataset(d: dict[str, Any]) -> list[str]:
         f"recorded, {d['hands_counted']:,} counted. Left out: {d['hands_thrown_in']:,} thrown in, "
         f"{d['hands_abandoned']:,} abandoned (fewer than five tricks), "
         f"{d['hands_with_violations']:,} with a violation, {d.get('hands_copies', 0):,} copies of a hand "
-        "already counted."
+        "loaded before them (counted once)."
     ]
 
 
