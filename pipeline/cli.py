@@ -128,6 +128,14 @@ def simulate(
 
 
 DbOption = Annotated[Path, typer.Option("--db", help="The warehouse: a DuckDB file.", metavar="FILE")]
+PlayersOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--players",
+        help="Player identity: a TOML or CSV file of alias -> canonical name and placeholder names.",
+        metavar="FILE",
+    ),
+]
 
 
 @app.command()
@@ -144,14 +152,20 @@ def load(
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
     ] = 1,
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
+    players: PlayersOption = None,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
     from pipeline.parallel import jobs_for
+    from pipeline.players import read_players
     from pipeline.sources import line_limit
     from pipeline.warehouse.api import load as load_games
+    from pipeline.warehouse.players import store_players
 
     try:
+        identity = read_players(players) if players is not None else None
+        if identity is not None:
+            store_players(db, identity)
         with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
             summary = load_games(
                 paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
@@ -254,12 +268,15 @@ def report(
     player: Annotated[
         list[str] | None, typer.Option("--player", help="Only games where this player sat (repeatable).")
     ] = None,
+    players: PlayersOption = None,
 ) -> None:
     """Write summary.json, report.html, report.md, one CSV per table and the charts."""
+    from pipeline.players import read_players
     from pipeline.report.render import write_report
 
     try:
-        result = write_report(db, out, source or [], player or [])
+        identity = read_players(players) if players is not None else None
+        result = write_report(db, out, source or [], player or [], identity)
     except TricklogError as e:
         fail(str(e))
     except OSError as e:

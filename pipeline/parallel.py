@@ -21,6 +21,7 @@ from itertools import islice
 from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
+from pipeline.copies import fingerprints_of
 from pipeline.games import replay_item
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
@@ -50,6 +51,8 @@ class ReplayDigest:
     violations: list[Violation]
     hands: list[HandDigest]
     unknown_fields: list[str]
+    #: The hands' fingerprints (copies are recognised in the calling process).
+    fingerprints: list[str | None] | None = None
 
 
 #: (line number, raw text when the line is no game, the game's digest, located violations)
@@ -120,6 +123,12 @@ def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]
             continue
         replay, located = replay_item(item)
         hands = [KNOWN_DEAL if h.deal_known else INFERRED_DEAL for h in replay.hands]
-        digest = ReplayDigest(replay.game_id, replay.violations, hands, replay.unknown_fields)
+        digest = ReplayDigest(
+            replay.game_id,
+            replay.violations,
+            hands,
+            replay.unknown_fields,
+            fingerprints_of(item.record, replay),
+        )
         out.append((number, None, digest, located))
     return out

@@ -2,7 +2,8 @@
 
 This is the library behind ``tricklog validate`` (and the first half of
 ``tricklog load``).  Reading is streaming: one game in memory at a time, and
-only the ids seen so far are kept, to catch a repeated ``game_id``.
+only the ids and the hands' fingerprints seen so far are kept, to catch a
+repeated ``game_id`` and copies of games and hands (``pipeline.copies``).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -173,8 +174,12 @@ def _replay_each(items: Iterable[SourceItem]) -> Iterator[Replayed]:
 
 
 def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
-    """Each replayed item as a checked game; a game id seen before is a ``duplicate_game``."""
+    """Each replayed item as a checked game; a game id seen before is a ``duplicate_game``,
+    and so is a copy of another game's hands; a hand seen in another game a ``duplicate_hand``."""
+    from pipeline.copies import CopyTracker, fingerprints_of
+
     seen: set[str] = set()
+    copies = CopyTracker()
     for item, replay, violations in replayed:
         if replay is None:
             yield CheckedGame(item, None, violations)
@@ -186,8 +191,12 @@ def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
             violations.insert(
                 0, Violation("duplicate_game", message, game_id, None, "game_id", item.file, item.line)
             )
-        elif game_id is not None:
-            seen.add(game_id)
+        else:
+            if game_id is not None:
+                seen.add(game_id)
+            violations.extend(
+                copies.check(game_id, item.file, item.line, fingerprints_of(item.record, replay))
+            )
         yield CheckedGame(item, replay, violations, duplicate)
 
 

@@ -25,7 +25,8 @@ from typing import Any
 CORE_CODES: dict[str, str] = {
     "malformed_json": "the line is not a JSON object",
     "schema": "a field is missing or of the wrong type or range, or no installed game reads the format",
-    "duplicate_game": "the game_id was already seen",
+    "duplicate_game": "the game_id was already seen, or the game is a copy of another (the same hands, in order)",
+    "duplicate_hand": "the hand is a copy of a hand of another game (the same recorded play)",
     "unsupported": "the record uses a rule or encoding tricklog does not implement",
     "line_too_long": "the line is longer than --max-line-bytes (16 MiB by default), so it was not read whole",
 }

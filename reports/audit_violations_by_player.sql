@@ -1,20 +1,25 @@
 -- name: audit_violations_by_player
--- Violations charged to the player at fault: the seat each violation names (who played, called, dealt or discarded).
+-- Violations charged to the person at fault: the seat each violation names (who played, called, dealt or discarded), under the canonical name.
 --
--- The seat is the replay's own (violations.seat), the player the name in that
--- seat (violations.player); violations that name no seat are no player's.
+-- The seat is the replay's own (violations.seat); the person is the canonical
+-- name in that seat (scoped_games().players: aliases merged, placeholders such
+-- as North or p0 are no one); violations that name no seat, or a placeholder's,
+-- are no person's.
 with found as (
-    select * from scoped_violations() where loaded and player is not null
+    select *, players[seat + 1] as person
+    from scoped_violations()
+    where loaded and seat is not null
 ),
 
 final as (
     select
-        player,
+        person as player,
         count(*) as violations,
         count(distinct game_id) as games,
         string_agg(distinct code, ', ' order by code) as codes
     from found
-    group by player
+    where person is not null
+    group by person
 )
 
 select * from final order by violations desc, player

@@ -71,3 +71,12 @@ create table if not exists quarantine (
     raw_text    varchar not null,                         -- the same, decoded as UTF-8 (bad bytes replaced)
     primary key (file_sha256, line)
 );
+
+-- Player identity, from `load --players FILE`: an alias and the canonical name
+-- of the person, or a name that is no person (placeholder; canonical null).
+-- The report maps names through it (and the built-in placeholders North, p0, ...).
+create table if not exists player_names (
+    name        varchar not null primary key,             -- a name as it appears in games.players
+    canonical   varchar,                                  -- the person's canonical name; null for a placeholder
+    placeholder boolean not null                          -- the name stands for a seat, not a person
+);

@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from scipy.stats import t as student_t
+
 from pipeline.games.euchre.cards import EFFECTIVE
 from pipeline.games.euchre.replay import GameReplay, HandResult, replay_game
 
@@ -57,12 +59,45 @@ def in_scope(record: dict[str, Any], sources: Iterable[str] = (), players: Itera
     return not players or bool(players & set(record["players"]))
 
 
+#: Names that stand for a seat, not a person (lower case, blanks trimmed).
+PLACEHOLDERS = frozenset(
+    {"", "north", "east", "south", "west"}
+    | {f"player{i}" for i in range(4)}
+    | {f"player {i}" for i in range(4)}
+    | {f"p{i}" for i in range(4)}
+    | {f"seat {i}" for i in range(4)}
+    | {f"seat{i}" for i in range(4)}
+)
+
+
+def person(name: str, aliases: dict[str, str] | None = None, placeholders: Iterable[str] = ()) -> str | None:
+    """The person behind a seat's name: its canonical name, None for a placeholder."""
+    if name.strip().lower() in PLACEHOLDERS or name in set(placeholders):
+        return None
+    return (aliases or {}).get(name, name)
+
+
+def play_key(h: HandResult) -> tuple[Any, ...] | None:
+    """What identifies a hand's copies: its recorded play (None: no card played)."""
+    tricks = tuple(tuple((seat, card) for seat, card in trick) for trick in h.tricks)
+    if not any(tricks):
+        return None
+    bids = tuple((b.seat, b.call, b.alone) for b in h.bids)
+    return (h.dealer, h.upcard, bids, h.discard, tricks)
+
+
 def replays(
-    records: Iterable[dict[str, Any]], sources: Iterable[str] = (), players: Iterable[str] = ()
+    records: Iterable[dict[str, Any]],
+    sources: Iterable[str] = (),
+    players: Iterable[str] = (),
+    aliases: dict[str, str] | None = None,
+    placeholders: Iterable[str] = (),
 ) -> list[tuple[dict[str, Any], GameReplay, list[HandResult]]]:
-    """(record, replay, counted hands) of each loaded game in scope with a counted hand."""
+    """(record, replay, counted hands) of each loaded game in scope with a counted hand;
+    each distinct hand is counted in the first game (in load order) that has it."""
     out = []
     seen: set[str] = set()
+    played: set[tuple[Any, ...]] = set()
     for record in records:
         if not isinstance(record, dict):
             continue  # quarantined: not a game object
@@ -71,20 +106,42 @@ def replays(
         if blocked or game.game_id is None or game.game_id in seen:
             continue  # quarantined: unusable, no id, or a repeated one
         seen.add(game.game_id)
-        mine = counted(game)
-        if mine and in_scope(record, sources, players):
-            out.append((record, game, mine))
+        people = [person(n, aliases, placeholders) for n in record["players"]]
+        if not in_scope({**record, "players": [*record["players"], *people]}, sources, players):
+            continue
+        mine = []
+        for h in counted(game):
+            key = play_key(h)
+            if key is not None and key in played:
+                continue  # a copy of a hand already counted
+            if key is not None:
+                played.add(key)
+            mine.append(h)
+        if mine:
+            out.append(({**record, "players": people}, game, mine))
     return out
 
 
+def from_start(record: dict[str, Any], game: GameReplay) -> bool:
+    """The game is recorded from 0-0 and names its first dealer (hand 0 replayed)."""
+    initial = record.get("initial_score")
+    origin = record.get("origin")
+    cut = isinstance(origin, dict) and origin.get("from_start") is False
+    return initial in (None, [0, 0]) and not cut and bool(game.hands) and game.hands[0].index == 0
+
+
 def expected_summary(
-    records: Iterable[dict[str, Any]], sources: Iterable[str] = (), players: Iterable[str] = ()
+    records: Iterable[dict[str, Any]],
+    sources: Iterable[str] = (),
+    players: Iterable[str] = (),
+    aliases: dict[str, str] | None = None,
+    placeholders: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The contract's ``euchre`` object, computed hand by hand in plain Python."""
-    games = replays(records, sources, players)
+    games = replays(records, sources, players, aliases, placeholders)
     hands = [h for _, _, mine in games for h in mine]
     complete = [g for _, g, _ in games if g.complete]
-    first = [g for g in complete if g.hands and g.hands[0].index == 0]
+    first = [g for r, g, _ in games if g.complete and from_start(r, g)]
     first_dealer_k = sum(g.winner == g.hands[0].dealer % 2 for g in first)
     first_dealer_n = len(first)
     complete_games = len(complete)
@@ -136,7 +193,9 @@ def _dealer(hands: list[HandResult], k: int, n: int) -> dict[str, Any]:
     ci: list[float | None] = [None, None]
     if count >= 2 and mean is not None:
         sd = math.sqrt(sum((e - mean) ** 2 for e in edges) / (count - 1))
-        ci = [mean - Z * sd / math.sqrt(count), mean + Z * sd / math.sqrt(count)]
+        if sd > 0:  # Student t with n - 1 degrees of freedom; no interval without spread
+            half = student_t.ppf(0.975, count - 1) * sd / math.sqrt(count)
+            ci = [mean - half, mean + half]
     return {
         "dealer_team_points_per_hand": sum(dealer) / count if count else None,
         "other_team_points_per_hand": sum(other) / count if count else None,
@@ -158,10 +217,14 @@ def trumps_held(h: HandResult) -> int:
 
 
 def expected_extras(
-    records: Iterable[dict[str, Any]], sources: Iterable[str] = (), players: Iterable[str] = ()
+    records: Iterable[dict[str, Any]],
+    sources: Iterable[str] = (),
+    players: Iterable[str] = (),
+    aliases: dict[str, str] | None = None,
+    placeholders: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The extra keys: by preset, by trump, by trumps held, stuck dealer, per player."""
-    games = replays(records, sources, players)
+    games = replays(records, sources, players, aliases, placeholders)
     hands = [(g, h) for _, g, mine in games for h in mine]
     presets = sorted({g.rules.preset for g, _ in hands if g.rules})
     held = sorted({trumps_held(h) for _, h in hands})
@@ -179,11 +242,14 @@ def expected_extras(
 
 
 def _per_player(games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]]) -> dict[str, Any]:
-    names = sorted({name for record, _, _ in games for name in record["players"]})
+    names = sorted({name for record, _, _ in games for name in record["players"] if name is not None})
     out: dict[str, Any] = {}
     for name in names:
         sat = [
-            (record["players"].index(name), g, mine) for record, g, mine in games if name in record["players"]
+            (seat, g, mine)
+            for record, g, mine in games
+            for seat, sitter in enumerate(record["players"])
+            if sitter == name
         ]
         hands = [(seat, h) for seat, _, mine in sat for h in mine]
         made = [h for seat, h in hands if h.maker == seat]

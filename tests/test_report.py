@@ -121,10 +121,11 @@ def test_wilson_empty_and_symmetric() -> None:
         wilson(3, 2)
 
 
-def test_mean_interval_uses_sample_sd() -> None:
+def test_mean_interval_uses_sample_sd_and_student_t() -> None:
     m = mean_interval([0.0, 2.0, 4.0, 6.0])
     assert m.sd == pytest.approx(math.sqrt(20 / 3))
-    assert m.ci95[0] == pytest.approx(3 - 1.959963984540054 * math.sqrt(20 / 3) / 2)
+    # scipy.stats.t.ppf(0.975, 3) = 3.182446305284263
+    assert m.ci95[0] == pytest.approx(3 - 3.182446305284263 * math.sqrt(20 / 3) / 2)
     assert mean_interval([1.0]).ci95 == [None, None]
 
 
@@ -230,10 +231,19 @@ def test_faulty_abandoned_and_thrown_in_hands_are_excluded(tmp_path: Path) -> No
     n = expected_summary([base])["hands"]
     assert n == sum("thrown_in" not in h for h in base["hands"]) and n > 3
     variants = [_with_violation(base), _abandoned(base), _thrown_in(base)]
-    everything = build(tmp_path / "all", [base, *variants])
+    for i, game in enumerate([base, *variants]):
+        game["source"] = f"variant-{i}"
+    db = load(tmp_path / "all", [base, *variants])
+    # Each variant on its own: the violation and abandoned games each lose one hand;
+    # the thrown-in game loses only its extra hand.
+    for i, (game, hands) in enumerate(zip([base, *variants], [n, n - 1, n - 1, n], strict=True)):
+        alone = report(db, tmp_path / f"r{i}", "--source", f"variant-{i}")
+        assert alone["euchre"]["hands"] == hands, game["game_id"]
+        assert_same(expected_summary([game]), alone["euchre"])
+    # Together they are copies of one game: each distinct hand counts once.
+    everything = report(db, tmp_path / "report")
     euchre = everything["euchre"]
-    # The violation and abandoned games each lose one hand; the thrown-in game loses only its extra hand.
-    assert euchre["hands"] == n + (n - 1) + (n - 1) + n
+    assert euchre["hands"] == n
     assert_same(expected_summary([base, *variants]), euchre)
     data = everything["dataset"]
     thrown_before = 4 * (len(base["hands"]) - n)
@@ -244,8 +254,10 @@ def test_faulty_abandoned_and_thrown_in_hands_are_excluded(tmp_path: Path) -> No
     )
     assert data["hands_counted"] == euchre["hands"]
     assert everything["audit"]["violations_by_code"] == {"points": 1}
-    # The abandoned game did not reach the target: one game fewer is complete.
-    assert (euchre["games"], euchre["complete_games"]) == (4, 3)
+    # Only the base game has counted hands: the others are copies of it.
+    assert (euchre["games"], euchre["complete_games"]) == (1, 1)
+    # The abandoned game's last hand, cut after three tricks, is a play of its own: not a copy.
+    assert data["games_copies"] == 2
 
 
 def test_empty_scope_gives_null_rates(built: Built, tmp_path: Path) -> None:

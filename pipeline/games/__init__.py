@@ -108,6 +108,9 @@ class Game:
     #: The game's part of ``tricklog report``.
     report: Callable[[], Any] | None = None
     simulator: Callable[[], Simulator] | None = None
+    #: A replay -> one fingerprint per hand (its recorded play; None for a hand
+    #: with no card played): copies of a hand, in any file or game, share it.
+    fingerprints: Callable[[Any], Sequence[str | None]] | None = None
     #: The folder of the game's package (its SQL files, schema files).
     folder: Path | None = field(default=None, compare=False)
 

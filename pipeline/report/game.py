@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pipeline.report.inference import Comparison
     from pipeline.report.run import Table
 
 Tables = dict[str, "Table"]
@@ -56,6 +57,15 @@ class GameReport:
     hidden: frozenset[str] = frozenset()
     #: Queries worth trying on its tables: (what it shows, the query).
     examples: tuple[tuple[str, str], ...] = ()
+    #: Tables computed from the SQL results in Python (shrinkage, splits by sample
+    #: size): tables -> the new or replaced tables.
+    derive: Callable[[Tables], Tables] | None = None
+    #: The differences the game's findings claim, each from a test
+    #: (``pipeline.report.inference``); the core adjusts them together (Holm)
+    #: and puts them in the summary under ``tests`` before ``findings`` reads it.
+    comparisons: Callable[[dict[str, Any]], list[Comparison]] | None = None
+    #: Terms its page uses, with their definitions (shown in the page's glossary).
+    glossary: tuple[tuple[str, str], ...] = ()
 
     def sql_text(self, name: str) -> str:
         return files(self.package).joinpath(f"{name}.sql").read_text(encoding="utf-8")

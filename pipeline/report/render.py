@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -22,8 +23,10 @@ from typing import Any
 import orjson
 
 from pipeline.atomic import fill_folder
-from pipeline.report.findings import findings
+from pipeline.players import PlayerMap
+from pipeline.report.findings import GLOSSARY, findings
 from pipeline.report.game import GameReport, Section
+from pipeline.report.inference import MIN_N, adjust, small
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
 
@@ -33,7 +36,14 @@ HIDDEN_SUFFIXES = ("_sd", "_count")
 
 #: The core's sections, before every game's.
 SECTIONS = (
-    Section("dataset", "The data set", tables=[("dataset", "What was loaded and what is counted")]),
+    Section(
+        "dataset",
+        "The data set",
+        tables=[
+            ("dataset", "What was loaded and what is counted"),
+            ("dataset_files", "Every file read: games, lines quarantined, copies"),
+        ],
+    ),
     Section(
         "audit",
         "Audit: what is wrong in the logs",
@@ -42,6 +52,8 @@ SECTIONS = (
             ("audit_violations_by_file", "Violations and quarantined lines by file"),
             ("audit_violations_by_player", "Violations by player (the seat at fault)"),
             ("audit_quarantine", "Quarantined lines (not loaded)"),
+            ("audit_copies", "Copies: hands recorded more than once (counted once)"),
+            ("audit_aliases", "Names that may be one person (suggestions for --players)"),
         ],
     ),
 )
@@ -66,12 +78,17 @@ class ReportResult:
 
 
 def write_report(
-    db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
+    db: Path,
+    out: Path,
+    sources: Sequence[str] = (),
+    players: Sequence[str] = (),
+    identity: PlayerMap | None = None,
 ) -> ReportResult:
-    """Run every report on the warehouse ``db`` and write the report folder ``out``:
+    """Run every report on the warehouse ``db`` and write the report folder ``out``
+    (``identity``: a players file's aliases and placeholders, over the warehouse's):
     into a folder aside first, then each file renamed into place (other files of
     ``out`` are left alone)."""
-    tables, reports = run_reports(db, sources, players)
+    tables, reports = run_reports(db, sources, players, identity)
     with fill_folder(out) as folder:
         written = _write_report(tables, reports, db, folder, sources, players)
     files = [out / p.relative_to(folder) for p in written.files]
@@ -88,22 +105,36 @@ def _write_report(
 ) -> ReportResult:
     filters = {"sources": list(sources), "players": list(players)}
     summary = build_summary(tables, filters, reports)
+    shown = shown_reports(reports, summary)
+    add_tests(summary, shown)
     result = ReportResult(out, summary, reports)
     result.files.append(_write_bytes(out / "summary.json", orjson.dumps(summary, option=orjson.OPT_INDENT_2)))
     result.files.extend(write_csvs(tables, out))
-    shown = shown_reports(reports, summary)
     charts = {
         name: out / file_name for report in shown for name, file_name in report.charts(tables, out).items()
     }
     result.files.extend(charts.values())
     notes = findings(summary)
     for report in shown:
-        notes.update(report.findings(summary[report.key]))
+        for key, sentences in report.findings(summary[report.key]).items():
+            notes.setdefault(key, []).extend(sentences)
     sections = [*SECTIONS, *(section for report in shown for section in report.sections)]
-    view = PageView(tables, charts, notes, sections, _title(shown))
+    glossary = [*GLOSSARY, *(term for report in shown for term in report.glossary)]
+    view = PageView(tables, charts, notes, sections, _title(shown), glossary)
     result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
     result.files.append(_write_text(out / "report.html", page(view, db, filters)))
     return result
+
+
+def add_tests(summary: dict[str, Any], reports: Sequence[GameReport]) -> None:
+    """Each game's comparisons, Holm-adjusted together (the page's family of findings),
+    put under the game's key as ``tests``."""
+    found = {r.key: r.comparisons(summary[r.key]) for r in reports if r.comparisons is not None}
+    adjusted = adjust([c for comparisons in found.values() for c in comparisons])
+    start = 0
+    for key, comparisons in found.items():
+        summary[key]["tests"] = [c.to_json() for c in adjusted[start : start + len(comparisons)]]
+        start += len(comparisons)
 
 
 def shown_reports(reports: Sequence[GameReport], summary: dict[str, Any]) -> list[GameReport]:
@@ -125,6 +156,7 @@ class PageView:
     notes: dict[str, list[str]]
     sections: Sequence[Section]
     title: str
+    glossary: Sequence[tuple[str, str]] = ()
 
 
 def _write_bytes(path: Path, data: bytes) -> Path:
@@ -167,7 +199,9 @@ def display(table: Table) -> tuple[list[str], list[list[str]]]:
         elif col.endswith("_mean") and f"{col[:-5]}_lo" in columns:
             stem = col[:-5]
             skip.update({f"{stem}_lo", f"{stem}_hi"})
-            shown.append((f"{_label(stem)} mean (95% CI)", ("mean", stem)))
+            shown.append((f"{_label(stem)} mean (95% CI), n", ("mean", stem)))
+        elif col.endswith("_shrunk"):
+            shown.append((f"{_label(col[:-7])} shrunk", ("pct", col)))
         else:
             shown.append((_label(col), ("plain", col)))
     rows = [[_cell(row, how) for _, how in shown] for row in table.rows()]
@@ -178,15 +212,39 @@ def _label(name: str) -> str:
     return name.replace("_", " ")
 
 
+#: The mark of a figure on fewer than MIN_N hands, explained under each table that has one.
+SMALL_MARK = " \u2020"
+
+
 def _cell(row: dict[str, Any], how: tuple[str, str]) -> str:
     kind, key = how
     if kind == "rate_kn":
-        return f"{row[f'{key}_k']:,} / {row[f'{key}_n']:,}"
+        n = row[f"{key}_n"]
+        return f"{row[f'{key}_k']:,} / {n:,}" + (SMALL_MARK if n and small(n) else "")
     if kind == "rate":
         return fmt_rate(row[f"{key}_rate"], row[f"{key}_lo"], row[f"{key}_hi"])
     if kind == "mean":
-        return fmt_mean(row[f"{key}_mean"], row[f"{key}_lo"], row[f"{key}_hi"])
+        n = row.get(f"{key}_count")
+        text = fmt_mean(row[f"{key}_mean"], row[f"{key}_lo"], row[f"{key}_hi"])
+        if n is None or text == "-":
+            return text
+        return f"{text}, n={n:,}" + (SMALL_MARK if small(n) else "")
+    if kind == "pct":
+        value = row[key]
+        return "-" if value is None else f"{value:.1%}"
     return fmt_value(row[key])
+
+
+def is_text(cells: Sequence[str]) -> bool:
+    """A column of words (left-aligned), not of figures."""
+    words = [c for c in cells if c not in ("-", "")]
+    return bool(words) and not all(re.match(r"^[-+]?[\d,.]+%?( |$)", c) for c in words)
+
+
+def all_zero(rows: Sequence[Sequence[str]]) -> bool:
+    """Every figure of the table is zero or empty (the words aside): folded on the page."""
+    figures = [c for row in rows for c in row if c not in ("-", "") and re.match(r"^[-+]?[\d,.]", c)]
+    return bool(rows) and all(re.fullmatch(r"[-+]?0+(\.0+)?%?( / 0)?", c) for c in figures)
 
 
 def fmt_rate(value: float | None, lo: float | None, hi: float | None) -> str:
@@ -247,9 +305,40 @@ def page(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
         db=html.escape(str(db)),
         filters=html.escape(_filter_text(filters)),
         toc="".join(f'<li><a href="#{s.key}">{html.escape(s.title)}</a></li>' for s in view.sections),
+        key=_html_box("key", "Key findings", view.notes.get("key", [])),
+        notes=_html_box("notes", "Is this a fair sample?", view.notes.get("notes", [])),
+        glossary=_html_glossary(view.glossary),
         body="\n".join(
             _html_section(s, view.tables, view.charts, view.notes.get(s.key, [])) for s in view.sections
         ),
+    )
+
+
+def _html_box(css: str, title: str, sentences: Sequence[str]) -> str:
+    if not sentences:
+        return ""
+    items = "".join(f"<li>{_badged(n)}</li>" for n in sentences)
+    return f'<div class="box {css}"><h2>{html.escape(title)}</h2><ul>{items}</ul></div>'
+
+
+def _badged(sentence: str) -> str:
+    """A sentence with its ``[n=...]`` sample size drawn as a badge (red when too small)."""
+    out = html.escape(sentence)
+    return re.sub(
+        r"\[(n=[\d,]+)(, too small to read)?\]",
+        lambda m: (
+            f'<span class="badge{" small" if m.group(2) else ""}">{m.group(1)}{m.group(2) or ""}</span>'
+        ),
+        out,
+    )
+
+
+def _html_glossary(terms: Sequence[tuple[str, str]]) -> str:
+    if not terms:
+        return ""
+    items = "".join(f"<dt>{html.escape(t)}</dt><dd>{html.escape(d)}</dd>" for t, d in terms)
+    return (
+        f'<details class="glossary" open><summary>Terms used on this page</summary><dl>{items}</dl></details>'
     )
 
 
@@ -262,7 +351,7 @@ def _html_section(
     section: Section, tables: dict[str, Table], charts: dict[str, Path], notes: list[str]
 ) -> str:
     out = [f'<section id="{section.key}">', f"<h2>{html.escape(section.title)}</h2>"]
-    out.extend(f'<p class="finding">{html.escape(n)}</p>' for n in notes)
+    out.extend(f'<p class="finding">{_badged(n)}</p>' for n in notes)
     for chart, caption in section.charts:
         out.append(_html_figure(charts[chart], caption))
     for name, title in section.tables:
@@ -283,16 +372,31 @@ def _html_figure(path: Path, caption: str) -> str:
 
 def _html_table(table: Table, title: str) -> str:
     headers, rows = display(table)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    text = [is_text([row[i] for row in rows]) for i in range(len(headers))]
+    head = "".join(f"<th{_align(t)}>{html.escape(h)}</th>" for h, t in zip(headers, text, strict=True))
     if rows:
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+        body = "".join(
+            "<tr>"
+            + "".join(f"<td{_align(t)}>{html.escape(c)}</td>" for c, t in zip(row, text, strict=True))
+            + "</tr>"
+            for row in rows
+        )
     else:
         body = f'<tr><td colspan="{len(headers)}">none</td></tr>'
-    return (
-        f"<h3>{html.escape(title)}</h3>"
-        f'<p class="doc">{html.escape(table.doc)} <code>{table.name}.sql</code>, <code>{table.name}.csv</code></p>'
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    )
+    marked = any(SMALL_MARK in c for row in rows for c in row)
+    foot = f'<p class="doc">\u2020 fewer than {MIN_N} hands: too small to read.</p>' if marked else ""
+    doc = f'<p class="doc">{html.escape(table.doc)} <code>{table.name}.sql</code>, <code>{table.name}.csv</code></p>'
+    grid = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{foot}"
+    if all_zero(rows):
+        return (
+            f'<details class="zero"><summary><h3>{html.escape(title)}</h3> (all zero)</summary>'
+            f"{doc}{grid}</details>"
+        )
+    return f"<h3>{html.escape(title)}</h3>{doc}{grid}"
+
+
+def _align(text: bool) -> str:
+    return ' class="text"' if text else ""
 
 
 # --------------------------------------------------------------------------
@@ -303,6 +407,11 @@ def markdown(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
     """The same tables as the page, in Markdown, with the PNGs linked."""
     tables, charts, notes = view.tables, view.charts, view.notes
     out = [f"# {view.title}", "", f"From `{db}`. {_filter_text(filters)}", ""]
+    for key, title in (("key", "Key findings"), ("notes", "Is this a fair sample?")):
+        if notes.get(key):
+            out += [f"## {title}", "", *[f"- {n}" for n in notes[key]], ""]
+    if view.glossary:
+        out += ["## Terms used", "", *[f"- **{t}**: {d}" for t, d in view.glossary], ""]
     for section in view.sections:
         out += [f"## {section.title}", ""]
         out += [f"> {n}\n" for n in notes.get(section.key, [])]
@@ -318,4 +427,6 @@ def _md_table(table: Table) -> str:
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
     if not rows:
         lines.append("| none |" + " |" * (len(headers) - 1))
+    if any(SMALL_MARK in c for row in rows for c in row):
+        lines += ["", f"\u2020 fewer than {MIN_N} hands: too small to read."]
     return "\n".join(lines)

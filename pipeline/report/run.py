@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.games import installed
+from pipeline.players import PlayerMap
 from pipeline.report.game import GameReport
 from pipeline.report.stats import from_moments, rate
 from pipeline.violations import TricklogError
@@ -43,10 +44,13 @@ if TYPE_CHECKING:
 #: installed game's report adds its own (``pipeline.report.game``).
 REPORTS = (
     "dataset",
+    "dataset_files",
     "audit_violations_by_code",
     "audit_violations_by_file",
     "audit_violations_by_player",
     "audit_quarantine",
+    "audit_copies",
+    "audit_aliases",
 )
 CORE_PACKAGE = "tricklog_reports"
 
@@ -106,11 +110,17 @@ def sql_file(name: str, package: str = CORE_PACKAGE) -> SqlFile:
     return SqlFile(name, doc, text)
 
 
-def connect(db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> duckdb.DuckDBPyConnection:
-    """Open a warehouse read-only (the report macros come with it) and set the filters."""
+def connect(
+    db: Path, sources: Sequence[str] = (), players: Sequence[str] = (), identity: PlayerMap | None = None
+) -> duckdb.DuckDBPyConnection:
+    """Open a warehouse read-only (the report macros come with it), add a players
+    file's aliases and placeholders to the session, and set the filters."""
     from pipeline.warehouse.ddl import connect as open_warehouse
+    from pipeline.warehouse.players import add_identity
 
     con = open_warehouse(db, read_only=True)
+    if identity is not None:
+        add_identity(con, identity)
     set_filters(con, sources, players)
     return con
 
@@ -145,10 +155,10 @@ def game_reports(con: duckdb.DuckDBPyConnection) -> list[GameReport]:
 
 
 def run_reports(
-    db: Path, sources: Sequence[str] = (), players: Sequence[str] = ()
+    db: Path, sources: Sequence[str] = (), players: Sequence[str] = (), identity: PlayerMap | None = None
 ) -> tuple[dict[str, Table], list[GameReport]]:
     """Every report of :data:`REPORTS`, then each game's, on the warehouse ``db``."""
-    con = connect(db, sources, players)
+    con = connect(db, sources, players, identity)
     try:
         tables = {name: run_report(con, name) for name in REPORTS}
         reports = game_reports(con)
@@ -156,6 +166,8 @@ def run_reports(
             tables.update(
                 {name: run_report(con, name, report.package, report.hidden) for name in report.reports}
             )
+            if report.derive is not None:
+                tables.update(report.derive(tables))
         return tables, reports
     finally:
         con.close()

@@ -13,13 +13,20 @@ textbook normal interval does not):
 >>> rate(0, 0).to_json()
 {'k': 0, 'n': 0, 'rate': None, 'ci95': [None, None]}
 
-A mean comes with the normal interval, mean +- z * sd / sqrt(n), from the
-sample standard deviation (n - 1 in the denominator):
+A mean comes with the Student t interval, mean +- t(0.975, n - 1) * sd / sqrt(n),
+from the sample standard deviation (n - 1 in the denominator); at small n it
+is much wider than the normal one (t = 4.303 at n = 3, 12.706 at n = 2):
 
 >>> m = mean_interval([1.0, 2.0, 3.0])
 >>> m.mean, m.sd, [round(x, 4) for x in m.ci95]
-(2.0, 1.0, [0.8684, 3.1316])
+(2.0, 1.0, [-0.4841, 4.4841])
 >>> mean_interval([2.0]).ci95
+[None, None]
+
+Two identical values have sd 0: no interval can be told from them, so none is
+given (a zero-width interval would claim a certainty two hands cannot give):
+
+>>> mean_interval([1.0, 1.0]).ci95
 [None, None]
 """
 
@@ -77,7 +84,7 @@ def rate(k: int | None, n: int | None) -> Rate:
 
 @dataclass(frozen=True, slots=True)
 class MeanInterval:
-    """A sample mean with its sample standard deviation and normal 95% interval."""
+    """A sample mean with its sample standard deviation and Student t 95% interval."""
 
     n: int
     mean: float | None
@@ -85,14 +92,26 @@ class MeanInterval:
 
     @property
     def ci95(self) -> list[float | None]:
-        if self.mean is None or self.sd is None or self.n < 2:
+        """The Student t 95% interval (None without two values, or with no spread at all)."""
+        if self.mean is None or self.sd is None or self.n < 2 or self.sd == 0:
             return [None, None]
-        half = Z95 * self.sd / math.sqrt(self.n)
+        half = t_quantile(self.n - 1) * self.sd / math.sqrt(self.n)
         return [self.mean - half, self.mean + half]
 
 
+def t_quantile(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (scipy).
+
+    >>> round(t_quantile(1), 3), round(t_quantile(29), 3)
+    (12.706, 2.045)
+    """
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
 def mean_interval(values: Sequence[float]) -> MeanInterval:
-    """Mean, sample sd and normal interval of ``values`` (sd None when fewer than 2)."""
+    """Mean, sample sd and t interval of ``values`` (sd None when fewer than 2)."""
     n = len(values)
     if n == 0:
         return MeanInterval(0, None, None)

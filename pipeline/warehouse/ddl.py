@@ -61,10 +61,19 @@ def table_names() -> list[str]:
 QUERY_MACROS = ("scoped_games", "scoped_violations")
 
 
+#: Installed after ``all_hands()``, which they build on.
+HAND_MACROS = ("counted_hands",)
+
+
 def install_query_macros(con: duckdb.DuckDBPyConnection) -> None:
+    from pipeline.warehouse.players import install_identity
+
+    install_identity(con)
     for name in QUERY_MACROS:
         con.execute(resources.files("tricklog_reports").joinpath(f"{name}.sql").read_text(encoding="utf-8"))
     con.execute(_all_hands_macro(con))
+    for name in HAND_MACROS:
+        con.execute(resources.files("tricklog_reports").joinpath(f"{name}.sql").read_text(encoding="utf-8"))
     for game in installed():
         if game.report is not None and _has_schema(con, game.name):
             for text in game.report().macros():
@@ -77,18 +86,31 @@ def _has_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:
 
 def _all_hands_macro(con: duckdb.DuckDBPyConnection) -> str:
     """``all_hands()``: every hand of every game, whatever its game, with the columns the
-    core counts by (``game``, ``game_id``, ``hand_no``, ``complete``, ``valid``, ``thrown_in``)."""
+    core counts by (``game``, ``game_id``, ``hand_no``, ``complete``, ``valid``, ``thrown_in``,
+    ``fingerprint``: null for a game whose hands table keeps none)."""
     parts = [
-        f"select '{t.schema}' as game, game_id, hand_no, complete, valid, thrown_in::varchar as thrown_in "
+        f"select '{t.schema}' as game, game_id, hand_no, complete, valid, thrown_in::varchar as thrown_in, "
+        f"{_fingerprint_column(con, t)} as fingerprint "
         f"from {t.qualified(t.hands_table)}"
         for t in game_tables()
         if _has_schema(con, t.schema)
     ]
     parts.append(
-        "select null::varchar, null::varchar, null::integer, null::boolean, null::boolean, null::varchar "
-        "where false"
+        "select null::varchar, null::varchar, null::integer, null::boolean, null::boolean, null::varchar, "
+        "null::varchar where false"
     )
     return "create or replace temp macro all_hands() as table " + " union all ".join(parts)
+
+
+def _fingerprint_column(con: duckdb.DuckDBPyConnection, t: GameTables) -> str:
+    """A game's hands table's ``fingerprint`` (its copies' key), or null when it keeps none."""
+    has = scalar(
+        con,
+        "select count(*) from duckdb_columns() where schema_name = ? and table_name = ? "
+        "and column_name = 'fingerprint'",
+        [t.schema, t.hands_table],
+    )
+    return "fingerprint::varchar" if has else "null::varchar"
 
 
 def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:

@@ -70,7 +70,19 @@ class GameTables:
 
 
 def content_hash(record: dict[str, Any]) -> str:
-    """SHA-256 of a record as canonical JSON (sorted keys): same game, same hash."""
+    """SHA-256 of a record as canonical JSON (sorted keys): same game, same hash.
+
+    The name of the file an imported game was read from (``origin.file``) is
+    provenance, not content: a byte-identical copy under another name is the
+    same game (already present), not a game "with different content".
+
+    >>> a = {"game_id": "g", "origin": {"format": "egn", "file": "a.egn"}}
+    >>> content_hash(a) == content_hash({"game_id": "g", "origin": {"format": "egn", "file": "copy of a.egn"}})
+    True
+    """
+    origin = record.get("origin")
+    if isinstance(origin, dict) and "file" in origin:
+        record = {**record, "origin": {k: v for k, v in origin.items() if k != "file"}}
     return hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

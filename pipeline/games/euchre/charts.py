@@ -4,11 +4,11 @@ writes one PNG, returning its file name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.report.charts import BLUE, GREEN, GREY, ORANGE, RED, figure, rate_bars, save
+from pipeline.report.charts import BLUE, EUCHRED, GREY, MADE, ORANGE, figure, rate_bars, save
 from pipeline.report.run import Table
 
 if TYPE_CHECKING:
@@ -20,12 +20,12 @@ def euchre_rate_chart(tables: dict[str, Table], out: Path) -> str:
     fig, (left, right) = figure(10, 4.4, ncols=2)
     positions = tables["euchre_by_maker_position"].rows()
     labels = [f"{r['maker_position']}\n(dealer+{r['seat_after_dealer']})" for r in positions]
-    rate_bars(left, labels, positions, "euchred", BLUE)
+    rate_bars(left, labels, positions, "euchred", EUCHRED)
     left.set_title("By the maker's seat relative to the dealer")
     left.set_xlabel("maker's position")
     left.set_ylabel("euchre rate (makers took fewer than 3 tricks)")
     rounds = tables["euchre_by_round"].rows()
-    rate_bars(right, ["round 1\nordered up", "round 2\nnamed trump"], rounds, "euchred", ORANGE)
+    rate_bars(right, ["round 1\nordered up", "round 2\nnamed trump"], rounds, "euchred", EUCHRED)
     right.set_title("By bidding round")
     right.set_xlabel("round in which trump was made")
     overall = tables["euchre_overview"].one()
@@ -42,10 +42,12 @@ def euchre_rate_chart(tables: dict[str, Table], out: Path) -> str:
 
 
 def lone_hands_chart(tables: dict[str, Table], out: Path) -> str:
-    """Outcomes of lone hands (share of attempts with intervals) and the points each earned."""
+    """How lone hands ended (share of attempts, Wilson intervals), with the net points
+    per attempt and its t interval in the title: the points of each outcome are the
+    scoring rules' constants, not a finding, so they get no panel."""
     from pipeline.report.stats import rate
 
-    fig, (left, right) = figure(10, 4.4, ncols=2)
+    fig, (ax,) = figure(7.5, 4.6)
     outcomes = tables["euchre_lone_outcomes"].rows()
     attempts = int(outcomes[0]["all_attempts"]) if outcomes else 0
     rows = []
@@ -54,44 +56,22 @@ def lone_hands_chart(tables: dict[str, Table], out: Path) -> str:
         lo, hi = share.ci95
         rows.append({"s_rate": share.value, "s_lo": lo, "s_hi": hi, "s_k": r["hands"], "s_n": attempts})
     labels = ["euchred\n(0-2 tricks)", "made\n(3-4 tricks)", "march\n(5 tricks)"]
-    rate_bars(left, labels, rows, "s", GREEN)
-    left.set_title(f"How {attempts:,} lone hands ended")
-    left.set_ylabel("share of lone attempts")
-    left.set_xlabel("outcome for the lone maker")
-    _net_points_bars(right, tables["euchre_alone"].one(), outcomes)
-    fig.suptitle("Does going alone pay?  (bars: 95% intervals)", fontsize=11)
+    rate_bars(ax, labels, rows, "s", [EUCHRED, MADE, MADE])
+    ax.set_title(f"How {attempts:,} lone hands ended")
+    ax.set_ylabel("share of lone attempts")
+    ax.set_xlabel(f"outcome for the lone maker\n{_net_text(tables['euchre_alone'].one())}")
+    fig.suptitle("Does going alone pay?  (bars: 95% Wilson intervals)", fontsize=11)
     return save(fig, out / "lone_hands.png")
 
 
-def _net_points_bars(ax: Axes, alone: dict[str, Any], outcomes: Sequence[dict[str, Any]]) -> None:
-    labels = ["euchred", "made", "march", "per attempt"]
-    means = [r["net_points_mean"] or 0.0 for r in outcomes] + [alone["net_points_mean"] or 0.0]
-    colors = [RED, GREEN, GREEN, BLUE]
-    xs = list(range(len(labels)))
-    ax.bar(xs, means, color=colors, width=0.6)
-    lo, hi = alone["net_points_lo"], alone["net_points_hi"]
+def _net_text(alone: dict[str, Any]) -> str:
+    mean, lo, hi = alone["net_points_mean"], alone["net_points_lo"], alone["net_points_hi"]
+    if mean is None:
+        return "no lone attempt"
+    text = f"net points per attempt: {mean:+.2f}"
     if lo is not None and hi is not None:
-        ax.errorbar([3], [means[3]], yerr=[[means[3] - lo], [hi - means[3]]], color="#333333", capsize=5)
-    counts = [r["hands"] for r in outcomes] + [alone["attempts"]]
-    for x, m, n in zip(xs, means, counts, strict=True):
-        if not n:
-            ax.text(x, 0.1, "none", ha="center", va="bottom", fontsize=9, color=GREY)
-            continue
-        ax.text(
-            x,
-            m + (0.1 if m >= 0 else -0.1),
-            f"{m:+.2f}\nn={n:,}",
-            ha="center",
-            va="bottom" if m >= 0 else "top",
-            fontsize=9,
-        )
-    ax.axhline(0, color="#333333", linewidth=0.8)
-    ax.set_xticks(xs, labels)
-    ax.set_ylim(min(-1.0, min(means) - 1.2), max(1.0, max(means) + 1.2))
-    ax.set_ylabel("makers' points minus defenders' per hand")
-    ax.set_xlabel("lone hands by outcome, and all lone attempts")
-    ax.set_title("Net points of a lone hand")
-    ax.grid(axis="y", alpha=0.3)
+        text += f" (95% CI {lo:+.2f} to {hi:+.2f}, n={alone['attempts']:,})"
+    return text
 
 
 def dealer_points_chart(tables: dict[str, Table], out: Path) -> str:
@@ -167,7 +147,7 @@ def trumps_held_chart(tables: dict[str, Table], out: Path) -> str:
     """Euchre rate by the number of trumps the maker held."""
     fig, (ax,) = figure(8, 4.2)
     rows = tables["euchre_by_trumps_held"].rows()
-    rate_bars(ax, [str(r["trumps_held"]) for r in rows], rows, "euchred", BLUE)
+    rate_bars(ax, [str(r["trumps_held"]) for r in rows], rows, "euchred", EUCHRED)
     ax.set_xlabel("trumps in the maker's hand (after the pick-up; bowers and joker count)")
     ax.set_ylabel("euchre rate")
     ax.set_title("Euchre rate by trumps held by the maker  (bars: 95% Wilson intervals)")

@@ -58,6 +58,12 @@ def _report() -> Any:
     return REPORT
 
 
+def _fingerprints(replay: Any) -> list[str | None]:
+    from pipeline.games.euchre.fingerprint import hand_fingerprints
+
+    return hand_fingerprints(replay)
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -76,5 +82,6 @@ GAME = Game(
     tables=_tables,
     report=_report,
     simulator=_simulator,
+    fingerprints=_fingerprints,
     folder=Path(__file__).parent,
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.games.euchre.charts import draw_all
-from pipeline.games.euchre.findings import findings
+from pipeline.games.euchre.derive import derive
+from pipeline.games.euchre.findings import GLOSSARY, comparisons, findings
 from pipeline.games.euchre.summary import summary
 from pipeline.report.game import GameReport, Section
 
@@ -63,7 +64,14 @@ SECTIONS = (
             ("euchre_first_dealer", "Complete games won by the first dealer's team"),
         ],
     ),
-    Section("players", "Per player", tables=[("euchre_per_player", "Per player, by seat name")]),
+    Section(
+        "players",
+        "Per player",
+        tables=[
+            ("euchre_per_player", "Players with 30 counted hands or more"),
+            ("euchre_per_player_small", "Players with fewer than 30 counted hands (too few to read)"),
+        ],
+    ),
 )
 
 
@@ -111,6 +119,9 @@ REPORT = GameReport(
     findings=findings,
     headline=headline,
     examples=EXAMPLES,
+    derive=derive,
+    comparisons=comparisons,
+    glossary=GLOSSARY,
     hidden=frozenset(
         {"outcome_order", "all_attempts", "dealer_team_points_per_hand", "other_team_points_per_hand"}
     ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.report.inference import small
 from pipeline.report.run import Table
 from pipeline.report.summary import mean_ci, rate_of
 
@@ -34,7 +35,16 @@ def summary(tables: dict[str, Table]) -> dict[str, Any]:
             str(r["trumps_held"]): rate_of(r, "euchred") for r in tables["euchre_by_trumps_held"].rows()
         },
         "stuck_dealer": {r["call"]: rate_of(r, "euchred") for r in tables["euchre_stuck_dealer"].rows()},
-        "per_player": {r["player"]: _player(r) for r in tables["euchre_per_player"].rows()},
+        "per_player": {
+            r["player"]: _player(r)
+            for name in ("euchre_per_player", "euchre_per_player_small")
+            if name in tables
+            for r in tables[name].rows()
+        },
+        "sample": {
+            "games_part_way": overview.get("games_part_way"),
+            "games_unfinished": overview.get("games_unfinished"),
+        },
     }
 
 
@@ -45,6 +55,7 @@ def _alone(row: dict[str, Any]) -> dict[str, Any]:
         "march": rate_of(row, "march"),
         "net_points_per_attempt": row["net_points_mean"],
         "net_points_ci95": mean_ci(row, "net_points"),
+        "net_points_sd": row["net_points_sd"],
     }
 
 
@@ -54,6 +65,8 @@ def _dealer(row: dict[str, Any], first: dict[str, Any]) -> dict[str, Any]:
         "other_team_points_per_hand": row["other_team_points_per_hand"],
         "edge": row["edge_mean"],
         "edge_ci95": mean_ci(row, "edge"),
+        "edge_sd": row["edge_sd"],
+        "hands": row["edge_count"],
         "first_dealer_game_win": rate_of(first, "won"),
     }
 
@@ -79,4 +92,7 @@ def _player(row: dict[str, Any]) -> dict[str, Any]:
         "net_points_per_hand": row["net_points_mean"],
         "net_points_ci95": mean_ci(row, "net_points"),
         "games_won": rate_of(row, "won"),
+        "euchred_as_maker_shrunk": row.get("euchred_shrunk"),
+        "games_won_shrunk": row.get("won_shrunk"),
+        "small": small(row["hands"]),
     }

@@ -11,7 +11,7 @@ before it is written.
 >>> rows = table_rows(record, replay_game(record), frozenset({0}))
 >>> sorted(rows), len(rows["plays"])
 (['bids', 'games', 'hands', 'plays', 'tricks'], 20)
->>> rows["hands"][0][:3], rows["hands"][0][-2]
+>>> rows["hands"][0][:3], rows["hands"][0][-3]
 (('doc', 0, 3), False)
 """
 
@@ -24,7 +24,8 @@ import pandera.polars as pa
 import polars as pl
 
 from pipeline.games.euchre.cards import CARD_NAMES, SUITS, UNKNOWN
-from pipeline.games.euchre.replay import GAME_FIELDS, GameReplay, HandResult
+from pipeline.games.euchre.fingerprint import hand_fingerprint
+from pipeline.games.euchre.replay import GAME_FIELDS, GameReplay, HandResult, int_pair
 from pipeline.warehouse.tables import GameFacts, GameTables, Rows
 
 TEAMS = [0, 1]
@@ -46,6 +47,7 @@ class Games(pa.DataFrameModel):
     team1_score: pl.Int32
     winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
     target: pl.Int32
+    from_start: pl.Boolean
 
     class Config(_Strict):
         pass
@@ -74,6 +76,7 @@ class Hands(pa.DataFrameModel):
     complete: pl.Boolean
     valid: pl.Boolean
     deal_known: pl.Boolean
+    fingerprint: pl.Utf8 = pa.Field(nullable=True)
 
     class Config(_Strict):
         pass
@@ -145,6 +148,19 @@ def game_facts(replay: GameReplay) -> GameFacts:
     return GameFacts(replay.rules.preset, replay.rules.as_dict(), list(replay.score), replay.complete)
 
 
+def from_start(record: dict[str, Any]) -> bool:
+    """The record starts its game: no ``initial_score`` other than 0-0, and not an
+    imported stretch that begins after the source's first deal (``origin.from_start``).
+
+    >>> from_start({}), from_start({"initial_score": [4, 9]}), from_start({"origin": {"from_start": False}})
+    (True, False, False)
+    """
+    if int_pair(record.get("initial_score")) not in (None, (0, 0)):
+        return False
+    origin = record.get("origin")
+    return not (isinstance(origin, dict) and origin.get("from_start") is False)
+
+
 def table_rows(record: dict[str, Any], replay: GameReplay, invalid: frozenset[int]) -> Rows:
     """The rows of a replayed game in Euchre's tables; ``invalid``: the hands some
     violation names (the replay's, and those found reading the record)."""
@@ -152,7 +168,9 @@ def table_rows(record: dict[str, Any], replay: GameReplay, invalid: frozenset[in
     assert game_id is not None and replay.rules is not None
     rows: Rows = {"games": [], "hands": [], "bids": [], "tricks": [], "plays": []}
     score = replay.score
-    rows["games"].append((game_id, score[0], score[1], replay.winner, replay.rules.target))
+    rows["games"].append(
+        (game_id, score[0], score[1], replay.winner, replay.rules.target, from_start(record))
+    )
     for hand in replay.hands:
         _add_hand(rows, game_id, hand, hand.index not in invalid)
     return rows
@@ -182,6 +200,7 @@ def _add_hand(rows: Rows, game_id: str, hand: HandResult, valid: bool) -> None:
             hand.complete,
             valid,
             hand.deal_known,
+            hand_fingerprint(hand),
         )
     )
     bids, passes = rows["bids"], 0

@@ -16,8 +16,11 @@ create table if not exists euchre.games (
     team0_score integer  not null,
     team1_score integer  not null,
     winner_team tinyint  check (winner_team in (0, 1)),   -- null when no team reached the target
-    target      integer  not null                         -- points to win, under the game's rules
+    target      integer  not null,                        -- points to win, under the game's rules
+    from_start  boolean                                   -- the record starts its game: at 0-0, not a stretch cut from a longer one
 );
+
+alter table euchre.games add column if not exists from_start boolean;
 
 create table if not exists euchre.hands (
     game_id        varchar  not null,
@@ -39,8 +42,12 @@ create table if not exists euchre.hands (
     thrown_in      varchar  check (thrown_in in ('all_passed', 'farmers_hand')),
     complete       boolean  not null,                         -- five tricks played, or thrown in
     valid          boolean  not null,                         -- no violation names this hand
-    deal_known     boolean  not null                          -- the deal was recorded in full
+    deal_known     boolean  not null,                         -- the deal was recorded in full
+    fingerprint    varchar                                    -- the hand's recorded play, hashed: copies share it (null: no card played)
 );
+
+-- Warehouses made before fingerprints: the column is added, null for their hands.
+alter table euchre.hands add column if not exists fingerprint varchar;
 
 create table if not exists euchre.bids (
     game_id  varchar not null,

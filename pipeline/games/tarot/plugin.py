@@ -16,6 +16,7 @@ from typing import Any
 
 from pipeline.games import Game, Importer, Simulator
 from pipeline.games.tarot.codes import CODES
+from pipeline.games.tarot.fingerprint import hand_fingerprints
 from pipeline.games.tarot.replay import FORMAT, replay_game
 from pipeline.sources import Reader
 from pipeline.warehouse.tables import GameTables
@@ -60,5 +61,6 @@ GAME = Game(
     tables=_tables,
     report=_report,
     simulator=_simulator,
+    fingerprints=hand_fingerprints,
     folder=Path(__file__).parent,
 )

@@ -11,7 +11,7 @@ The core's ``games`` row of a Tarot game carries the four seats' totals as
 >>> sorted(rows), len(rows["tricks"]), len(rows["plays"]), len(rows["chien"])
 (['bids', 'chien', 'hands', 'plays', 'poignees', 'tricks'], 18, 72, 12)
 >>> hand = rows["hands"][0]
->>> hand[3], hand[4], hand[7], hand[8], hand[10], hand[-2]
+>>> hand[3], hand[4], hand[7], hand[8], hand[10], hand[-3]
 ('prise', 1, 35.0, 41, False, False)
 """
 
@@ -24,6 +24,7 @@ import pandera.polars as pa
 import polars as pl
 
 from pipeline.games.tarot.cards import EXCUSE, card_name
+from pipeline.games.tarot.fingerprint import hand_fingerprint
 from pipeline.games.tarot.replay import GAME_FIELDS, TarotHand, TarotReplay
 from pipeline.games.tarot.rules import CONTRACTS, POIGNEE_NAMES
 from pipeline.warehouse.tables import GameFacts, GameTables, Rows
@@ -61,6 +62,7 @@ class Hands(pa.DataFrameModel):
     complete: pl.Boolean
     valid: pl.Boolean
     deal_known: pl.Boolean
+    fingerprint: pl.Utf8 = pa.Field(nullable=True)
 
     class Config(_Strict):
         pass
@@ -188,6 +190,7 @@ def _add_hand(rows: Rows, game_id: str, hand: TarotHand, valid: bool) -> None:
             hand.complete,
             valid,
             hand.deal_known,
+            hand_fingerprint(hand),
         )
     )
     rows["bids"].extend((game_id, n, b, bid.seat, bid.call) for b, bid in enumerate(hand.bids))

@@ -36,7 +36,8 @@ create table if not exists tarot.hands (
     thrown_in         varchar  check (thrown_in in ('all_passed', 'petit_sec')),
     complete          boolean  not null,                         -- 18 tricks played, or thrown in
     valid             boolean  not null,                         -- no violation names this hand
-    deal_known        boolean  not null
+    deal_known        boolean  not null,
+    fingerprint       varchar                                    -- the recorded play (copies share it); null when none was played
 );
 
 -- One row per well-formed call, in the order spoken.

@@ -18,10 +18,10 @@ still checked, as separate stretches (see :func:`read_egn`).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -135,7 +135,7 @@ def read_egn(path: str) -> Iterator[SourceItem]:
         if document["fileType"] in (EMN_TYPE, "EMN"):
             items = list(_read_match(path, raw, document))
         else:
-            items = list(_read_game(path, raw, document, Path(path).stem, None, None))
+            items = list(_read_game(path, raw, document, None, None))
     except SHAPE_ERRORS as e:
         items = [_failed(path, raw, "schema", f"{path}: {_shape_problem(e)}")]
     yield from items
@@ -172,8 +172,7 @@ def _read_match(path: str, raw: bytes, document: dict[str, Any]) -> Iterator[Sou
             continue
         override = game.get("playersOverride")
         players = [str(names.get(p, p)) for p in override] if isinstance(override, list) else None
-        number = game.get("gameIndex", index)
-        yield from _read_game(path, None, game["gameData"], f"{Path(path).stem}#{number}", players, index)
+        yield from _read_game(path, None, game["gameData"], players, index)
 
 
 # --------------------------------------------------------------------------
@@ -212,11 +211,21 @@ class _Hand:
     findings: list[tuple[str, str, str, str | None, int | None]] = field(default_factory=list)
 
 
+def content_id(egn: dict[str, Any], players: list[str] | None = None) -> str:
+    """The id of an EGN game that has no ``gameId``: from its content, never its file name,
+    so that copies of one game under other names get the same id.
+
+    >>> content_id({"deals": []}) == content_id({"deals": []}), content_id({"deals": []})[:4]
+    (True, 'egn-')
+    """
+    text = orjson.dumps([egn, players], option=orjson.OPT_SORT_KEYS)
+    return "egn-" + hashlib.sha256(text).hexdigest()[:16]
+
+
 def _read_game(
     path: str,
     raw: bytes | None,
     egn: dict[str, Any],
-    default_id: str,
     players: list[str] | None,
     line: int | None,
 ) -> Iterator[SourceItem]:
@@ -229,7 +238,7 @@ def _read_game(
         return
     ruleset: dict[str, Any] = metadata["ruleset"] if isinstance(metadata.get("ruleset"), dict) else {}
     given = metadata.get("gameId")
-    game_id = given if isinstance(given, str) and given else default_id
+    game_id = given if isinstance(given, str) and given else content_id(egn, players)
     game = _Game(path, game_id, ruleset, line)
     if _game_unsupported(game):
         yield SourceItem(path, line, raw, None, game.violations)
@@ -355,6 +364,8 @@ def _assemble(
             "game_id": game.game_id,
             "deals": [h.number for h in stretch],
         }
+        if k > 0:  # a stretch after an unchecked deal picks the game up part way
+            record["origin"]["from_start"] = False
         out.append((record, _findings(game, record["game_id"], stretch)))
     if game.ruleset.get("four_trick_tokens") and metadata.get("finalScore") is not None:
         game.unsupported(

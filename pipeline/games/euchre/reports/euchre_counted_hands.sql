@@ -4,15 +4,22 @@
 -- Usage: select * from euchre_counted_hands()  (scoped like euchre_scoped_games()).
 -- A hand counts when five tricks were played (complete and not thrown in) and no
 -- violation names it (valid: the loader sets it from the violations table's hand).  Abandoned, thrown-in and faulty hands are left out.
+-- Each distinct hand counts once: the core's counted_hands() keeps the first
+-- copy of a hand recorded several times (same fingerprint), in load order.
 create or replace temp macro euchre_counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, rules, players
     from euchre_scoped_games()
 ),
 
+distinct_hands as (
+    select game_id, hand_no from counted_hands() where game = 'euchre'
+),
+
 played as (
     select h.*
     from euchre.hands as h
+    semi join distinct_hands as d on d.game_id = h.game_id and d.hand_no = h.hand_no
     where h.complete
       and h.valid
       and h.thrown_in is null

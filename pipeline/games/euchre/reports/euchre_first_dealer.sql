@@ -1,5 +1,9 @@
 -- name: euchre_first_dealer
--- Complete games (with a counted hand) won by the team of the first dealer (the dealer of hand 0).
+-- Complete games from 0-0 (with a counted hand) won by the team of the first dealer, the dealer of the game's first hand.
+--
+-- Only games the record starts (from_start: no initial score other than 0-0,
+-- not a stretch cut from a longer game) whose first hand, hand 0, was replayed:
+-- in a game joined part way the first dealer in the file is not the game's.
 with counted as (
     select distinct game_id from euchre_counted_hands()
 ),
@@ -10,6 +14,9 @@ finished as (
     semi join counted as c using (game_id)
     join euchre.hands as h on h.game_id = g.game_id and h.hand_no = 0
     where g.complete
+      and coalesce(g.from_start, true)
+      and h.team0_score - h.team0_points = 0
+      and h.team1_score - h.team1_points = 0
 ),
 
 final as (

@@ -1,5 +1,5 @@
 -- name: euchre_per_player
--- Per player (by seat name): hands, calls made and euchred, lone hands, net points per hand, games won.
+-- Per player (canonical name; placeholders such as North or p0 are no one): hands, calls made and euchred, lone hands, net points per hand, games won.
 with counted as (
     select * from euchre_counted_hands()
 ),
@@ -12,6 +12,7 @@ seated as (
         s.seat % 2 as team
     from counted as c
     cross join (select unnest([0, 1, 2, 3]) as seat) as s
+    where c.players[s.seat + 1] is not null
 ),
 
 per_hand as (
@@ -34,7 +35,7 @@ finished as (
     from euchre_scoped_games() as g
     semi join (select distinct game_id from counted) as c using (game_id)
     cross join (select unnest([0, 1, 2, 3]) as seat) as s
-    where g.complete
+    where g.complete and g.players[s.seat + 1] is not null
 ),
 
 per_game as (

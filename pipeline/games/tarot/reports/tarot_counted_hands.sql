@@ -3,14 +3,21 @@
 --
 -- Usage: select * from tarot_counted_hands().  A hand counts when its 18
 -- tricks were played, no violation names it (valid) and a contract was played.
+-- Each distinct deal counts once: the core's counted_hands() keeps the first
+-- copy of a deal recorded several times (same fingerprint), in load order.
 create or replace temp macro tarot_counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, players from tarot_scoped_games()
 ),
 
+distinct_hands as (
+    select game_id, hand_no from counted_hands() where game = 'tarot'
+),
+
 played as (
     select h.*
     from tarot.hands as h
+    semi join distinct_hands as d on d.game_id = h.game_id and d.hand_no = h.hand_no
     where h.complete
       and h.valid
       and h.thrown_in is null

@@ -1,0 +1,42 @@
+"""A Tarot hand's fingerprint: its recorded play, so that copies of a deal are
+recognised whatever file, format or game id they came in.
+
+The fingerprint hashes the contract, the taker and every trick's plays (seat
+and card).  The deal, the bidding before the last call, the dealer and the
+écart are left out: the tricks show every card played, and an import may have
+to infer the rest (TarotClub saves neither hands nor bidding).  A hand with no
+card played (thrown in) has no fingerprint: two thrown-in deals are never
+called copies.
+
+>>> import json
+>>> from pipeline.games.tarot.replay import replay_game, _DOCTEST_GAME
+>>> record = json.loads(_DOCTEST_GAME)
+>>> prints = hand_fingerprints(replay_game(record))
+>>> len(prints), len(prints[0] or "")
+(1, 32)
+>>> copy = dict(record, game_id="another-id", players=["w", "x", "y", "z"])
+>>> hand_fingerprints(replay_game(copy)) == prints
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pipeline.games.tarot.cards import card_name
+from pipeline.games.tarot.state import TarotHand
+
+
+def hand_fingerprint(hand: TarotHand) -> str | None:
+    """The fingerprint of one replayed hand (None when no card was played)."""
+    if not any(trick.plays for trick in hand.tricks):
+        return None
+    tricks = "/".join(" ".join(f"{seat}{card_name(card)}" for seat, card in t.plays) for t in hand.tricks)
+    text = f"tarot|c{hand.contract}|k{hand.taker}|t{tricks}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def hand_fingerprints(replay: Any) -> list[str | None]:
+    """One fingerprint per hand of a replayed game, in order (the plugin's ``fingerprints``)."""
+    return [hand_fingerprint(h) for h in replay.hands]

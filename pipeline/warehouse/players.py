@@ -1,0 +1,54 @@
+"""Storing a players file in the warehouse (``load --players``) and giving a read-only
+session the identity table the report macros map names through.
+
+``player_names`` keeps the stored aliases and placeholders; a read-only session
+gets the temporary table ``player_identity`` (the stored rows, then a report's
+own ``--players`` file on top), which ``scoped_games()`` reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.players import PlayerMap
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+def store_players(db: str | Path, players: PlayerMap) -> int:
+    """Write a players file's rows into ``player_names`` (a name given again is replaced)."""
+    from pipeline.warehouse.ddl import connect
+
+    con = connect(db, read_only=False)
+    try:
+        con.begin()
+        for name, canonical, placeholder in players.rows():
+            con.execute(
+                "insert or replace into player_names (name, canonical, placeholder) values (?, ?, ?)",
+                [name, canonical, placeholder],
+            )
+        con.commit()
+    finally:
+        con.close()
+    return len(players.rows())
+
+
+def install_identity(con: duckdb.DuckDBPyConnection) -> None:
+    """The session's ``player_identity`` temp table, from the stored ``player_names``."""
+    con.execute(
+        "create or replace temp table player_identity "
+        "(name varchar primary key, canonical varchar, placeholder boolean not null)"
+    )
+    stored = con.execute(
+        "select count(*) from duckdb_tables() where table_name = 'player_names' and not temporary"
+    ).fetchall()[0][0]
+    if stored:
+        con.execute("insert into player_identity select name, canonical, placeholder from player_names")
+
+
+def add_identity(con: duckdb.DuckDBPyConnection, players: PlayerMap) -> None:
+    """A report's own players file, over the stored one (this session only)."""
+    for name, canonical, placeholder in players.rows():
+        con.execute("insert or replace into player_identity values (?, ?, ?)", [name, canonical, placeholder])

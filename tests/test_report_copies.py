@@ -1,0 +1,158 @@
+"""Copies of one game -- EGN with and without gameId, an annotated copy, a fragment
+of its first hands, the same game as euchre/1 under another id, a byte-identical
+file under another name -- count as the single game, and the audit lists them.
+
+Real ``tricklog load``, ``validate`` and ``report``; expected figures from the
+plain-Python oracle (``report_oracle``) on the records as read.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from report_oracle import expected_extras, expected_summary
+from test_report import assert_same, report, tricklog
+
+from pipeline.games.euchre.importers.egn import read_egn
+from pipeline.validate import read_inputs
+
+EGN = Path(__file__).parent / "fixtures" / "egn"
+
+
+def _write(path: Path, document: dict[str, Any]) -> str:
+    path.write_text(json.dumps(document, indent=1), encoding="utf-8")
+    return str(path)
+
+
+def copies(folder: Path) -> list[str]:
+    """The original and its copies, in load order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    original = json.loads((EGN / "standard.egn").read_text())
+    files = [str(shutil.copy(EGN / "standard.egn", folder / "standard.egn"))]
+
+    no_id = json.loads(json.dumps(original))
+    del no_id["metadata"]["gameId"]
+    files.append(_write(folder / "no id.egn", no_id))
+
+    annotated = json.loads(json.dumps(original))
+    annotated["metadata"]["gameId"] = "std-1-annotated"
+    annotated["metadata"]["title"] = "Fixture, with notes"
+    for deal in annotated["deals"]:
+        deal["annotation"] = "a note on this deal"
+    files.append(_write(folder / "annotated.egn", annotated))
+
+    fragment = json.loads(json.dumps(original))
+    del fragment["metadata"]["gameId"]
+    del fragment["metadata"]["finalScore"]
+    fragment["deals"] = fragment["deals"][:2]
+    files.append(_write(folder / "fragment.egn", fragment))
+
+    (item,) = read_egn(str(EGN / "standard.egn"))
+    assert item.record is not None
+    record = {k: v for k, v in item.record.items() if k != "origin"}
+    record["game_id"] = "converted-elsewhere"
+    converted = folder / "converted.jsonl"
+    converted.write_bytes(orjson.dumps(record) + b"\n")
+    files.append(str(converted))
+
+    files.append(str(shutil.copy(EGN / "standard.egn", folder / "standard (2).egn")))
+
+    # annotated, keeping the original's gameId: a known id with other content
+    same_id = json.loads(json.dumps(annotated))
+    same_id["metadata"]["gameId"] = "std-1"
+    files.append(_write(folder / "annotated, same id.egn", same_id))
+    return files
+
+
+def records(files: list[str]) -> list[dict[str, Any]]:
+    return [item.record for item in read_inputs(files) if item.record is not None]
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    tmp = tmp_path_factory.mktemp("copies")
+    files = copies(tmp / "in")
+    db = tmp / "w.duckdb"
+    done = tricklog("load", *files, "--db", str(db), "--json")
+    assert done.exit_code in (0, 1), done.stderr
+    summary = json.loads(done.stdout)
+    # The byte-identical copy under another name is already present, not "different content";
+    # the annotated copy that kept the gameId is quarantined (duplicate_game), its line kept whole.
+    accounts = [summary[k] for k in ("lines", "games_loaded", "already_present", "quarantined")]
+    assert accounts == [7, 5, 1, 1]
+    return db, files
+
+
+def test_copies_count_as_the_single_game(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:
+    db, files = loaded
+    everything = report(db, tmp_path / "all")
+    single_db = tmp_path / "single.duckdb"
+    assert tricklog("load", files[0], "--db", str(single_db)).exit_code in (0, 1)
+    single = report(single_db, tmp_path / "single")
+    assert single["euchre"]["hands"] > 0
+    for key in ("games", "complete_games", "hands", "euchre_rate", "alone", "dealer_advantage", "per_player"):
+        assert_same(single["euchre"][key], everything["euchre"][key], key)
+    assert_same(expected_summary(records(files)), everything["euchre"])
+    assert_same(expected_extras(records(files))["per_player"], everything["euchre"]["per_player"])
+    data = everything["dataset"]
+    assert data["hands_counted"] == single["euchre"]["hands"]
+    # Every file read is counted; 4 loaded games hold nothing but copies (the fragment too).
+    assert (data["files"], data["games_loaded"], data["games_copies"]) == (7, 5, 4)
+
+
+def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:
+    db, files = loaded
+    report(db, tmp_path)
+    with open(tmp_path / "audit_copies.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    by_file: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        by_file.setdefault(Path(row["file"]).name, []).append(row)
+    hands = len(records(files[:1])[0]["hands"])
+    assert {name: len(r) for name, r in by_file.items()} == {
+        "no id.egn": hands,
+        "annotated.egn": hands,
+        "fragment.egn": 2,
+        "converted.jsonl": hands,
+    }
+    assert {(r["first_seen_game"], Path(r["first_seen_file"]).name) for r in rows} == {
+        ("std-1", "standard.egn")
+    }
+    assert all(r["hand"] == r["first_seen_hand"] for r in rows)
+    page = (tmp_path / "report.html").read_text("utf-8")
+    assert "Copies: hands recorded more than once" in page and "fragment.egn" in page
+    # Every file read is in the data set, the one whose only line was quarantined too.
+    with open(tmp_path / "dataset_files.csv", newline="") as f:
+        read = {Path(r["file"]).name: r for r in csv.DictReader(f)}
+    assert set(read) == {Path(name).name for name in files}
+    quarantined = read["annotated, same id.egn"]
+    assert (quarantined["games"], quarantined["lines_quarantined"]) == ("0", "1")
+    assert (read["fragment.egn"]["games"], read["fragment.egn"]["hand_copies"]) == ("1", "2")
+
+
+def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:
+    _, files = loaded
+    out = tmp_path / "v.jsonl"
+    done = tricklog("validate", *files, "--json", "--violations", str(out))
+    assert done.exit_code == 1
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    copies = [
+        (Path(v["file"]).name, v["code"], v["hand"]) for v in found if v["code"].startswith("duplicate")
+    ]
+    assert copies == [
+        ("no id.egn", "duplicate_game", None),
+        ("annotated.egn", "duplicate_game", None),
+        ("fragment.egn", "duplicate_hand", 0),
+        ("fragment.egn", "duplicate_hand", 1),
+        ("converted.jsonl", "duplicate_game", None),
+        ("standard (2).egn", "duplicate_game", None),
+        ("annotated, same id.egn", "duplicate_game", None),
+    ]
+    first = next(v for v in found if v["code"] == "duplicate_hand")
+    assert "hand 0 of game 'std-1'" in first["message"]
