@@ -14,11 +14,13 @@ import duckdb
 import orjson
 import pytest
 from cli import TRICKLOG
-from warehouse_helpers import many_games, run_cli
+from warehouse_helpers import run_cli
 
+from pipeline.games.euchre.simulate import simulate_games
 from pipeline.sources import MAX_LINE_BYTES
 
-GAMES = many_games(20, prefix="mem")
+#: 20 distinct games (copies of one game under new ids would be reported as copies).
+GAMES = [orjson.dumps(record) for record in simulate_games(20, seed=41, preset="mixed")]
 
 
 def peak_rss_mb(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
