@@ -22,17 +22,12 @@ from typing import Any
 
 import pandera.polars as pa
 import polars as pl
+from tricklog_schemas.tables import Strict
 
 from pipeline.games.tarot.cards import EXCUSE, card_name
 from pipeline.games.tarot.replay import GAME_FIELDS, TarotHand, TarotReplay
 from pipeline.games.tarot.rules import CONTRACTS, POIGNEE_NAMES
 from pipeline.warehouse.tables import GameFacts, GameTables, Rows
-
-
-class _Strict:
-    #: Exactly these columns, these dtypes: no coercion hides a builder bug.
-    strict = True
-    coerce = False
 
 
 class Hands(pa.DataFrameModel):
@@ -62,7 +57,7 @@ class Hands(pa.DataFrameModel):
     valid: pl.Boolean
     deal_known: pl.Boolean
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -75,7 +70,7 @@ class Bids(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     call: pl.Utf8 = pa.Field(isin=["pass", *CONTRACTS])
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -90,7 +85,7 @@ class Tricks(pa.DataFrameModel):
     cards: pl.Int8 = pa.Field(ge=0, le=4)
     excuse: pl.Boolean
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -104,7 +99,7 @@ class Plays(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 3})
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -116,7 +111,7 @@ class Chien(pa.DataFrameModel):
     pile: pl.Utf8 = pa.Field(isin=["chien", "ecart"])
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 3})
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -128,7 +123,7 @@ class Poignees(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     size: pl.Utf8 = pa.Field(isin=list(POIGNEE_NAMES))
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
