@@ -89,6 +89,7 @@ from pipeline.games.euchre.rules import (
 from pipeline.games.euchre.scoring import team_points
 from pipeline.games.euchre.state import Bid, Context, GameReplay, HandResult, HandState, Phase
 from pipeline.games.euchre.trick import Trick, is_legal_play, next_to_play, trick_winner_index
+from pipeline.record import record_game_id, unknown_fields
 from pipeline.violations import Violation
 
 __all__ = [
@@ -115,8 +116,7 @@ THROW_IN_REASONS: tuple[ThrowIn, ...] = tuple(ThrowIn)
 
 def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameReplay:
     """Replay one euchre/1 game object; ``rules`` overrides the record's own."""
-    game_id = record.get("game_id")
-    ctx = Context(game_id if isinstance(game_id, str) and game_id else None)
+    ctx = Context(record_game_id(record))
     check_game_fields(ctx, record)
     if rules is None:
         try:
@@ -125,7 +125,7 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
             ctx.add("schema", None, "rules", f"{e}; replayed with the default preset")
             rules = Rules()
     game = GameReplay(ctx.game_id, rules)
-    game.unknown_fields = [k for k in record if k not in GAME_FIELDS]
+    game.unknown_fields = unknown_fields(record, GAME_FIELDS)
     hands = record.get("hands")
     if isinstance(hands, list):
         _replay_hands(ctx, game, rules, hands, int_pair(record.get("initial_score")) or (0, 0))

@@ -13,6 +13,7 @@ from typing import Any
 
 from pipeline.games.tarot.cards import card_name, parse_card
 from pipeline.games.tarot.rules import Rules
+from pipeline.record import Context
 from pipeline.violations import Violation
 
 #: The two sides of a hand: the taker alone, and the three defenders.
@@ -180,35 +181,6 @@ class TarotReplay:
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: Top-level fields the spec does not name: kept by the loader, warned about.
     unknown_fields: list[str] = field(default_factory=list)
-
-
-class Context:
-    """Collects violations for one game, stamped with its id."""
-
-    __slots__ = ("game_id", "violations")
-
-    def __init__(self, game_id: str | None) -> None:
-        self.game_id = game_id
-        self.violations: list[Violation] = []
-
-    def add(
-        self,
-        code: str,
-        hand: int | None,
-        path: str,
-        message: str,
-        *,
-        trick: int | None = None,
-        seat: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        if hand is not None:
-            message = (
-                f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
-            )
-        self.violations.append(
-            Violation(code, message, self.game_id, hand, path, rule=rule, trick=trick, seat=seat)
-        )
 
 
 class HandState:

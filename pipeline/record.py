@@ -1,0 +1,94 @@
+"""Reading a game record: what every game's replay shares.
+
+A record is JSON, so anything may stand where a field should be.  A game's
+replay collects its violations in a :class:`Context` (stamped with the game's
+id), checks the fields every game object has with :func:`check_game_fields`
+(``format``, ``game_id``, ``players``, ``hands``) and lists the
+top-level fields its spec does not name with :func:`unknown_fields`.
+
+>>> record = {"format": "spades/1", "game_id": "", "players": ["a", "b"], "hands": [], "mood": 1}
+>>> ctx = Context(record_game_id(record))
+>>> check_game_fields(ctx, record, "spades/1")
+>>> [(v.code, v.path, v.message) for v in ctx.violations]  # doctest: +NORMALIZE_WHITESPACE
+[('schema', 'game_id', 'game_id is missing or not a non-empty string'),
+ ('schema', 'players', 'players must be a list of 4 names, indexed by seat')]
+>>> unknown_fields(record, frozenset(("format", "game_id", "players", "hands")))
+['mood']
+>>> ctx.add("lead", 2, "hands[2].tricks[1][0]", "seat 1 led", trick=1, seat=1)
+>>> ctx.violations[-1].message
+'hand 2, trick 1: seat 1 led'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.violations import Violation
+
+
+def record_game_id(record: dict[str, Any]) -> str | None:
+    """The record's ``game_id`` when it is a non-empty string, else None."""
+    game_id = record.get("game_id")
+    return game_id if isinstance(game_id, str) and game_id else None
+
+
+class Context:
+    """Collects violations for one game, stamped with its id.
+
+    A violation in a hand is told as ``hand H: ...``, or ``hand H, trick T: ...``
+    when it names a trick (:meth:`locate`; a game may tell it its own way).
+    """
+
+    __slots__ = ("game_id", "violations")
+
+    def __init__(self, game_id: str | None) -> None:
+        self.game_id = game_id
+        self.violations: list[Violation] = []
+
+    def add(
+        self,
+        code: str,
+        hand: int | None,
+        path: str,
+        message: str,
+        rule: str | None = None,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        self.violations.append(
+            Violation(
+                code,
+                self.locate(message, hand, trick),
+                self.game_id,
+                hand,
+                path,
+                rule=rule,
+                trick=trick,
+                seat=seat,
+            )
+        )
+
+    def locate(self, message: str, hand: int | None, trick: int | None) -> str:
+        """The message as reported, prefixed with where it is."""
+        if hand is None:
+            return message
+        return f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+
+
+def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, seats: int = 4) -> None:
+    """The fields every game object has: its format, id, players (one name a seat) and hands."""
+    if record.get("format") != record_format:
+        ctx.add("schema", None, "format", f"format is {record.get('format')!r}, expected {record_format!r}")
+    if ctx.game_id is None:
+        ctx.add("schema", None, "game_id", "game_id is missing or not a non-empty string")
+    players = record.get("players")
+    if not (isinstance(players, list) and len(players) == seats and all(isinstance(p, str) for p in players)):
+        ctx.add("schema", None, "players", f"players must be a list of {seats} names, indexed by seat")
+    if not isinstance(record.get("hands"), list):
+        ctx.add("schema", None, "hands", "hands is missing or not a list")
+
+
+def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:
+    """The top-level fields of a record its spec does not name, in record order."""
+    return [k for k in record if k not in known]
