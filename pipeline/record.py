@@ -3,8 +3,9 @@
 A record is JSON, so anything may stand where a field should be.  A game's
 replay collects its violations in a :class:`Context` (stamped with the game's
 id), checks the fields every game object has with :func:`check_game_fields`
-(``format``, ``game_id``, ``players``, ``hands``) and lists the
-top-level fields its spec does not name with :func:`unknown_fields`.
+(``format``, ``game_id``, ``players``, ``hands``), lists the top-level fields
+its spec does not name with :func:`unknown_fields`, and reads its ``rules``
+object into a frozen dataclass of options with :func:`read_options`.
 
 >>> record = {"format": "spades/1", "game_id": "", "players": ["a", "b"], "hands": [], "mood": 1}
 >>> ctx = Context(record_game_id(record))
@@ -17,13 +18,38 @@ top-level fields its spec does not name with :func:`unknown_fields`.
 >>> ctx.add("lead", 2, "hands[2].tricks[1][0]", "seat 1 led", trick=1, seat=1)
 >>> ctx.violations[-1].message
 'hand 2, trick 1: seat 1 led'
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Opts:
+...     preset: str = "std"
+...     target: int = 10
+>>> def check(key, raw, default):
+...     if not isinstance(raw, type(default)):
+...         raise ValueError(f"rules.{key} must be like {default!r}")
+...     return raw
+>>> read_options({"target": 5}, {"std": Opts()}, "std", check=check, error=ValueError,
+...              unknown="unknown option %r")
+Opts(preset='std', target=5)
+>>> read_options({"preset": "x"}, {"std": Opts()}, "std", check=check, error=ValueError, unknown="")
+Traceback (most recent call last):
+...
+ValueError: unknown preset 'x' (known: std)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.violations import Violation
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: A frozen dataclass of a game's rule options, one field of which is its ``preset``.
+Options = TypeVar("Options", bound="DataclassInstance")
 
 
 def record_game_id(record: dict[str, Any]) -> str | None:
@@ -92,3 +118,42 @@ def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, 
 def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:
     """The top-level fields of a record its spec does not name, in record order."""
     return [k for k in record if k not in known]
+
+
+def read_options(
+    value: dict[str, Any],
+    presets: Mapping[str, Options],
+    default: str,
+    *,
+    check: Callable[[str, object, object], object],
+    error: Callable[[str], Exception],
+    unknown: str,
+) -> Options:
+    """The options a record's ``rules`` object asks for: its ``preset`` (``default``
+    when it names none) with each other key an option changed (:func:`with_options`)."""
+    name = value.get("preset", default)
+    base = presets.get(name) if isinstance(name, str) else None
+    if base is None:
+        raise error(f"unknown preset {name!r} (known: {', '.join(presets)})")
+    options = {k: v for k, v in value.items() if k != "preset"}
+    return with_options(base, options, check=check, error=error, unknown=unknown)
+
+
+def with_options(
+    base: Options,
+    options: dict[str, Any],
+    *,
+    check: Callable[[str, object, object], object],
+    error: Callable[[str], Exception],
+    unknown: str,
+) -> Options:
+    """``base`` with some options changed, in order: a key that names no option (or
+    ``preset``) raises ``error(unknown % key)``; ``check(key, value, base's value)``
+    gives the value to keep, or raises."""
+    known = {f.name for f in fields(base)}
+    changes: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in known or key == "preset":
+            raise error(unknown % (key,))
+        changes[key] = check(key, raw, getattr(base, key))
+    return replace(base, **changes)
