@@ -102,6 +102,8 @@ class Harness:
     planter: Callable[[], FaultPlanter]
     #: The stream of the corruption generator: ``<corrupt_stream>/<seed>``.
     corrupt_stream: str
+    #: The preset played when none is named.
+    default_preset: str
 
     def write(
         self,
@@ -109,7 +111,7 @@ class Harness:
         n: int,
         *,
         seed: int,
-        preset: str,
+        preset: str | None = None,
         corrupt_rate: float = 0.0,
         workers: int | None = None,
     ) -> SimulationResult:
@@ -124,6 +126,8 @@ class Harness:
         """
         if not 0.0 <= corrupt_rate <= 1.0:
             raise TricklogError(f"--corrupt must be a rate between 0 and 1, not {corrupt_rate}")
+        if preset is None:
+            preset = self.default_preset
         self.check_preset(preset)
         result = SimulationResult(Path(path))
         planner = None

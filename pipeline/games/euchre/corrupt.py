@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from pipeline import faults
@@ -441,21 +442,10 @@ def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault
     return None if planted is None else (planted.fault, planted.record, planted.site)
 
 
-def corrupt_game(
-    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
-) -> Corruption | None:
-    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
-
-    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
-    """
-    return PLANTER.corrupt_game(record, code, rng, line=line, previous_id=previous_id)
-
-
-class CorruptionPlanner(faults.CorruptionPlanner):
-    """Deals Euchre's codes out in turn (see :class:`pipeline.faults.CorruptionPlanner`)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(PLANTER, rng)
+#: Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+corrupt_game = PLANTER.corrupt_game
+#: ``CorruptionPlanner(rng)`` deals the game's codes out in turn.
+CorruptionPlanner = partial(faults.CorruptionPlanner, PLANTER)
 
 
 __all__ = [

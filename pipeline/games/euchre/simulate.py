@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from pipeline import simulation
@@ -82,21 +81,12 @@ def _planter() -> FaultPlanter:
     return PLANTER
 
 
-HARNESS = simulation.Harness(simulate_game, game_id_of, _check_preset, _planter, "tricklog-corrupt")
-
-
-def write_simulation(
-    path: Path,
-    n: int,
-    *,
-    seed: int,
-    preset: str,
-    corrupt_rate: float = 0.0,
-    workers: int | None = None,
-) -> SimulationResult:
-    """Write ``n`` simulated games to ``path`` as JSON Lines, a share of them corrupted
-    (see :meth:`pipeline.simulation.Harness.write`)."""
-    return HARNESS.write(path, n, seed=seed, preset=preset, corrupt_rate=corrupt_rate, workers=workers)
+HARNESS = simulation.Harness(
+    simulate_game, game_id_of, _check_preset, _planter, "tricklog-corrupt", "cards4net"
+)
+#: Write ``n`` simulated games to ``path`` as JSON Lines, a share of them corrupted
+#: (:meth:`pipeline.simulation.Harness.write`).
+write_simulation = HARNESS.write
 
 
 __all__ = [

@@ -19,6 +19,7 @@ corruption is kept only when the replay reports exactly the intended code
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from pipeline import faults
@@ -355,21 +356,10 @@ def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault
     return None if planted is None else (planted.fault, planted.record, planted.violations[0])
 
 
-def corrupt_game(
-    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
-) -> Corruption | None:
-    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
-
-    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
-    """
-    return PLANTER.corrupt_game(record, code, rng, line=line, previous_id=previous_id)
-
-
-class CorruptionPlanner(faults.CorruptionPlanner):
-    """Deals Tarot's codes out in turn (see :class:`pipeline.faults.CorruptionPlanner`)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(PLANTER, rng)
+#: Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+corrupt_game = PLANTER.corrupt_game
+#: ``CorruptionPlanner(rng)`` deals the game's codes out in turn.
+CorruptionPlanner = partial(faults.CorruptionPlanner, PLANTER)
 
 
 __all__ = ["Corruption", "CorruptionPlanner", "Fault", "copy_record", "corrupt_game", "malformed_line"]
