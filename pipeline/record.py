@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from pipeline.violations import Violation
 
@@ -100,6 +100,24 @@ class Context:
         if hand is None:
             return message
         return f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+
+
+def is_seat(value: object) -> TypeGuard[int]:
+    """A seat number 0-3 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
+
+
+def hand_dealer(ctx: Context, index: int, hand: object) -> int | None:
+    """The dealer of hand ``index``: None, reported, when the hand is not an
+    object or its dealer is not a seat (nothing more of it can be replayed)."""
+    if not isinstance(hand, dict):
+        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+        return None
+    dealer = hand.get("dealer")
+    if not is_seat(dealer):
+        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
+        return None
+    return dealer
 
 
 def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, seats: int = 4) -> None:

@@ -12,12 +12,13 @@ here takes what it can use and reports the rest as a violation (``schema``,
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
 from pipeline.games.euchre.cards import UNKNOWN, Card, card_name, parse_card
 from pipeline.games.euchre.rules import CALLS
 from pipeline.games.euchre.state import Bid, Context, HandState
 from pipeline.record import check_game_fields as common_game_fields
+from pipeline.record import is_seat as is_seat
 
 GAME_FIELDS = frozenset(
     ("format", "game_id", "players", "rules", "started_at", "source", "hands", "final_score")
@@ -33,11 +34,6 @@ def int_pair(value: object) -> tuple[int, int] | None:
     ):
         return value[0], value[1]
     return None
-
-
-def is_seat(value: object) -> TypeGuard[int]:
-    """A seat number 0-3 (not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
 
 
 def check_game_fields(ctx: Context, record: dict[str, Any]) -> None:

@@ -89,7 +89,7 @@ from pipeline.games.euchre.rules import (
 from pipeline.games.euchre.scoring import team_points
 from pipeline.games.euchre.state import Bid, Context, GameReplay, HandResult, HandState, Phase
 from pipeline.games.euchre.trick import Trick, is_legal_play, next_to_play, trick_winner_index
-from pipeline.record import record_game_id, unknown_fields
+from pipeline.record import hand_dealer, record_game_id, unknown_fields
 from pipeline.violations import Violation
 
 __all__ = [
@@ -184,13 +184,10 @@ def _replay_hands(
 def _replay_hand(
     ctx: Context, rules: Rules, index: int, hand: object, previous_dealer: Seat | None
 ) -> HandResult | None:
-    if not isinstance(hand, dict):
-        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+    dealer = hand_dealer(ctx, index, hand)
+    if dealer is None:
         return None
-    dealer = hand.get("dealer")
-    if not is_seat(dealer):
-        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
-        return None
+    assert isinstance(hand, dict)
     state = HandState(ctx, rules, index, dealer)
     if previous_dealer is not None and dealer != next_dealer(previous_dealer):
         state.add(

@@ -43,8 +43,8 @@ from pipeline.games.tarot.deal import deal_phase, throw_in_phase
 from pipeline.games.tarot.play import play_phase
 from pipeline.games.tarot.rules import PRESETS, Rules, RulesError
 from pipeline.games.tarot.scoring import scoring_phase
-from pipeline.games.tarot.state import Context, HandState, TarotHand, TarotReplay, is_seat
-from pipeline.record import check_game_fields, record_game_id, unknown_fields
+from pipeline.games.tarot.state import Context, HandState, TarotHand, TarotReplay
+from pipeline.record import check_game_fields, hand_dealer, record_game_id, unknown_fields
 
 FORMAT = "tarot/1"
 GAME_FIELDS = frozenset(("format", "game_id", "players", "rules", "started_at", "source", "hands", "origin"))
@@ -110,14 +110,10 @@ def replay_hand(
     ctx: Context, rules: Rules, index: int, hand: object, previous_dealer: int | None
 ) -> TarotHand | None:
     """One hand through its phases (None when it is not even an object with a dealer)."""
-    if not isinstance(hand, dict):
-        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+    dealer = hand_dealer(ctx, index, hand)
+    if dealer is None:
         return None
-    dealer = hand.get("dealer")
-    if not is_seat(dealer):
-        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
-        return None
-    assert isinstance(dealer, int)
+    assert isinstance(hand, dict)
     state = HandState(ctx, rules, index, dealer)
     if previous_dealer is not None and dealer != (previous_dealer + 1) % 4:
         state.add(

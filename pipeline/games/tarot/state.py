@@ -13,7 +13,7 @@ from typing import Any
 
 from pipeline.games.tarot.cards import card_name, parse_card
 from pipeline.games.tarot.rules import Rules
-from pipeline.record import Context
+from pipeline.record import Context, is_seat
 from pipeline.violations import Violation
 
 #: The two sides of a hand: the taker alone, and the three defenders.
@@ -263,10 +263,6 @@ class HandState:
         if where is not None:
             return f"which was in {where}"
         return "which it was not dealt"
-
-
-def is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
 
 
 def is_int(value: object) -> bool:
