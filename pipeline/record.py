@@ -4,7 +4,8 @@ A record is JSON, so anything may stand where a field should be.  A game's
 replay collects its violations in a :class:`Context` (stamped with the game's
 id), checks the fields every game object has with :func:`check_game_fields`
 (``format``, ``game_id``, ``players``, ``hands``), lists the top-level fields
-its spec does not name with :func:`unknown_fields`, and reads its ``rules``
+its spec does not name with :func:`unknown_fields`, marks its hands valid when
+no violation names them (:func:`mark_valid`), and reads its ``rules``
 object into a frozen dataclass of options with :func:`read_options`.
 
 >>> record = {"format": "spades/1", "game_id": "", "players": ["a", "b"], "hands": [], "mood": 1}
@@ -39,9 +40,9 @@ ValueError: unknown preset 'x' (known: std)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 from pipeline.violations import Violation
 
@@ -136,6 +137,27 @@ def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, 
 def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:
     """The top-level fields of a record its spec does not name, in record order."""
     return [k for k in record if k not in known]
+
+
+class ReplayedHand(Protocol):
+    """What a game's replay makes of one hand: its index in the record, and
+    whether it is valid."""
+
+    index: int
+    valid: bool
+
+
+def mark_valid(hands: Iterable[ReplayedHand], violations: Iterable[Violation]) -> None:
+    """A hand is valid exactly when no violation of the game names it.
+
+    The replay calls it with its own violations; a caller holding more of the
+    game's violations (an importer's findings) calls it again with all of them.
+    """
+    named = {v.hand for v in violations}
+    if not named:
+        return
+    for hand in hands:
+        hand.valid = hand.index not in named
 
 
 def read_options(

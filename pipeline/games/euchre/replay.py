@@ -28,7 +28,7 @@ fault; a hand is ``valid`` exactly when no violation names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from pipeline.games.euchre.cards import (
@@ -89,8 +89,7 @@ from pipeline.games.euchre.rules import (
 from pipeline.games.euchre.scoring import team_points
 from pipeline.games.euchre.state import Bid, Context, GameReplay, HandResult, HandState, Phase
 from pipeline.games.euchre.trick import Trick, is_legal_play, next_to_play, trick_winner_index
-from pipeline.record import hand_dealer, record_game_id, unknown_fields
-from pipeline.violations import Violation
+from pipeline.record import hand_dealer, mark_valid, record_game_id, unknown_fields
 
 __all__ = [
     "DECKS",
@@ -134,19 +133,6 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
     if ctx.violations:
         mark_valid(game.hands, ctx.violations)
     return game
-
-
-def mark_valid(hands: list[HandResult], violations: Iterable[Violation]) -> None:
-    """A hand is valid exactly when no violation of the game names it.
-
-    The replay calls it with its own violations; a caller holding more of the
-    game's violations (an importer's findings) calls it again with all of them.
-    """
-    named = {v.hand for v in violations}
-    if not named:
-        return
-    for hand in hands:
-        hand.valid = hand.index not in named
 
 
 def _replay_hands(

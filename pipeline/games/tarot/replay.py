@@ -44,7 +44,7 @@ from pipeline.games.tarot.play import play_phase
 from pipeline.games.tarot.rules import PRESETS, Rules, RulesError
 from pipeline.games.tarot.scoring import scoring_phase
 from pipeline.games.tarot.state import Context, HandState, TarotHand, TarotReplay
-from pipeline.record import check_game_fields, hand_dealer, record_game_id, unknown_fields
+from pipeline.record import check_game_fields, hand_dealer, mark_valid, record_game_id, unknown_fields
 
 FORMAT = "tarot/1"
 GAME_FIELDS = frozenset(("format", "game_id", "players", "rules", "started_at", "source", "hands", "origin"))
@@ -86,6 +86,8 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> TarotRepl
     if isinstance(hands, list):
         _replay_hands(ctx, game, rules, hands)
     game.violations = ctx.violations
+    if ctx.violations:
+        mark_valid(game.hands, ctx.violations)
     return game
 
 
