@@ -23,8 +23,10 @@ import pandera.polars as pa
 import polars as pl
 
 
-class _Strict:
-    #: Exactly these columns, these dtypes: no coercion hides a builder bug.
+class Strict:
+    """The config of every warehouse model, the games' included: exactly these
+    columns, these dtypes; no coercion hides a builder bug."""
+
     strict = True
     coerce = False
 
@@ -50,7 +52,7 @@ class Games(pa.DataFrameModel):
     violations: pl.Int32 = pa.Field(ge=0)
     extra: pl.Utf8 = pa.Field(nullable=True)  # JSON text
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -70,7 +72,7 @@ class Violations(pa.DataFrameModel):
     message: pl.Utf8
     rule: pl.Utf8 = pa.Field(nullable=True)
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -87,7 +89,7 @@ class Quarantine(pa.DataFrameModel):
     raw: pl.Binary
     raw_text: pl.Utf8
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
     @pa.dataframe_check

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
 from euchre_fixtures import ALONE_HAND, ORDERED_HAND, rotation_game
+from fuzzing import any_node_replaced, json_values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,33 +16,8 @@ from pipeline.games.euchre.importers.egn import read_egn
 from pipeline.games.euchre.importers.openspiel import read_openspiel
 from pipeline.games.euchre.replay import replay_game
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
+JSON = json_values(max_int=40)
 BASES = [rotation_game(3), rotation_game(2, ORDERED_HAND), rotation_game(2, ALONE_HAND)]
-
-
-def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a JSON tree, as a tuple of keys and indices."""
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += paths(value, (*prefix, i))
-    return out
-
-
-def replaced(record: dict[str, Any], where: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(record)
-    node = out
-    for key in where[:-1]:
-        node = node[key]
-    node[where[-1]] = value
-    return out
 
 
 @settings(max_examples=400, deadline=None)
@@ -50,8 +25,7 @@ def replaced(record: dict[str, Any], where: tuple[Any, ...], value: Any) -> dict
 def test_any_node_replaced_by_any_value_gives_violations_not_exceptions(
     base: dict[str, Any], pick: int, value: Any
 ) -> None:
-    places = paths(base)[1:]
-    record = replaced(base, places[pick % len(places)], value)
+    record = any_node_replaced(base, pick, value)
     replay = replay_game(record)
     assert all(v.code in CODES and v.message for v in replay.violations)
 
@@ -67,9 +41,8 @@ EGN_BASES = [
 @given(base=st.sampled_from(EGN_BASES), pick=st.integers(min_value=0), value=JSON)
 def test_egn_import_never_raises(tmp_path: Path, base: dict[str, Any], pick: int, value: Any) -> None:
     """Any node of a real-shaped EGN document replaced: items and violations, never an exception."""
-    places = paths(base)[1:]
     path = tmp_path / ("fuzz.emn" if "games" in base else "fuzz.egn")
-    path.write_text(json.dumps(replaced(base, places[pick % len(places)], value)))
+    path.write_text(json.dumps(any_node_replaced(base, pick, value)))
     for item in read_egn(str(path)):
         assert item.record is not None or item.violations
         if item.record is not None:

@@ -3,11 +3,11 @@ any node replaced by any JSON value gives violations with a known code, not exce
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
+from fuzzing import any_node_replaced, json_values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,11 +16,7 @@ from pipeline.games.tarot.importers.tarotclub import deal_to_record
 from pipeline.games.tarot.replay import replay_game
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tarot"
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 80) | st.floats(allow_nan=False) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
+JSON = json_values(max_int=80)
 
 
 def _spec_game(game_id: str) -> dict[str, Any]:
@@ -40,34 +36,12 @@ BASES = [
 DEALS = [json.loads(p.read_text()) for p in sorted(FIXTURES.glob("tarotclub-*.json"))]
 
 
-def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a JSON tree, as a tuple of keys and indices."""
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += paths(value, (*prefix, i))
-    return out
-
-
-def replaced(record: dict[str, Any], where: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(record)
-    node = out
-    for key in where[:-1]:
-        node = node[key]
-    node[where[-1]] = value
-    return out
-
-
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(base=st.sampled_from(BASES), pick=st.integers(min_value=0), value=JSON)
 def test_any_node_replaced_by_any_value_gives_violations_not_exceptions(
     base: dict[str, Any], pick: int, value: Any
 ) -> None:
-    places = paths(base)[1:]
-    record = replaced(base, places[pick % len(places)], value)
+    record = any_node_replaced(base, pick, value)
     replay = replay_game(record)
     assert all(v.code in CODES and v.message for v in replay.violations)
     for hand in replay.hands:
@@ -86,8 +60,7 @@ def test_any_value_as_a_whole_record(value: Any) -> None:
 def test_any_tarotclub_node_replaced_gives_a_record_or_violations(
     base: dict[str, Any], pick: int, value: Any
 ) -> None:
-    places = paths(base)[1:]
-    deal = replaced(base, places[pick % len(places)], value)
+    deal = any_node_replaced(base, pick, value)
     record, problems = deal_to_record(deal, game_id="fuzz")
     assert (record is None) == bool(problems)
     assert all(v.code in CODES for v in problems)

@@ -14,6 +14,7 @@ Two codes are about the line rather than the game: ``malformed_json`` (the line
 is truncated or loses a quote) and ``duplicate_game`` (the game comes with the
 id of an earlier one).
 
+>>> import orjson
 >>> from pipeline.games.euchre.simulate import simulate_game
 >>> record = simulate_game(0, seed=1)
 >>> corruption = corrupt_game(record, "renege", random.Random(1), line=1)
@@ -28,38 +29,22 @@ True
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-import orjson
-
+from pipeline import faults
+from pipeline.faults import GAME, Corruption, Fault, Site, copy_record, malformed_line
+from pipeline.faults import pick_played as _pick_played
+from pipeline.faults import played_hands as _played
 from pipeline.games.euchre.cards import EFFECTIVE, parse_card, suit_of
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.play import play_hand
 from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.rules import Call, Rules, next_dealer, partner_of, sitting_out
-from pipeline.sources import parse_line
+from pipeline.violations import Violation
 
 Record = dict[str, Any]
 Hand = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Site:
-    """Where a planted fault is: its hand, its trick (0-based) and the seat at
-    fault, as the replay's violation will name them (None where they do not apply)."""
-
-    hand: int | None = None
-    trick: int | None = None
-    seat: int | None = None
-
-
-#: A fault of the whole game (its format, players, final score).
-GAME = Site()
-#: A fault breaks a copy of a record in place and says where; None when it does not apply to this game.
-FaultFn = Callable[[Record, random.Random], Site | None]
 
 #: Every code of the spec a fault can produce (``unsupported`` is not a fault).
 FAULT_CODES: tuple[str, ...] = tuple(code for code in CODES if code != "unsupported")
@@ -69,47 +54,13 @@ ATTEMPTS = 12
 BAD_TOKENS = ("QX", "1H", "8S", "JK", "AA", "10", "K")
 
 
-@dataclass(frozen=True, slots=True)
-class Fault:
-    name: str
-    code: str
-    apply: FaultFn
-    #: Recompute the claimed trick winners, points and scores afterwards.
-    reclaim: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Corruption:
-    """A corrupted game as written: which code it must raise, and the line itself."""
-
-    game_id: str
-    code: str
-    fault: str
-    #: The 1-based line of the games file.
-    line: int
-    text: bytes
-    #: Where the fault is (all None for a fault of the line or of the whole game).
-    site: Site = GAME
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "code": self.code,
-            "fault": self.fault,
-            "line": self.line,
-            "hand": self.site.hand,
-            "trick": self.site.trick,
-            "seat": self.site.seat,
-        }
-
-
-def copy_record(record: Record) -> Record:
-    return orjson.loads(orjson.dumps(record))  # type: ignore[no-any-return]
+def violations_of(record: Record) -> list[Violation]:
+    return replay_game(record).violations
 
 
 def codes_of(record: Record) -> set[str]:
     """The violation codes the replay reports for one record."""
-    return {v.code for v in replay_game(record).violations}
+    return {v.code for v in violations_of(record)}
 
 
 def reclaim(record: Record) -> None:
@@ -126,15 +77,6 @@ def reclaim(record: Record) -> None:
 
 # --------------------------------------------------------------------------
 # Choosing where to strike
-
-
-def _played(record: Record) -> list[Hand]:
-    return [h for h in record["hands"] if h.get("tricks")]
-
-
-def _pick_played(record: Record, rng: random.Random) -> Hand | None:
-    hands = _played(record)
-    return rng.choice(hands) if hands else None
 
 
 def _index(items: list[Any], item: object) -> int:
@@ -483,9 +425,10 @@ FAULTS: tuple[Fault, ...] = (
     Fault("wrong_final_score", "score", wrong_final_score),
     Fault("hand_after_game_end", "game_over", hand_after_game_end),
 )
-FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
-    code: tuple(f for f in FAULTS if f.code == code) for code in FAULT_CODES
-}
+PLANTER = faults.FaultPlanter(
+    FAULTS, FAULT_CODES, violations_of=violations_of, reclaim=reclaim, attempts=ATTEMPTS
+)
+FAULTS_BY_CODE = PLANTER.by_code
 
 
 # --------------------------------------------------------------------------
@@ -495,80 +438,24 @@ FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
 def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record, Site] | None:
     """A copy of ``record`` broken so that the replay reports exactly ``code``
     (the fault, the copy and where the fault is), or None."""
-    faults = FAULTS_BY_CODE[code]
-    for _ in range(ATTEMPTS):
-        fault = rng.choice(faults)
-        candidate = copy_record(record)
-        site = fault.apply(candidate, rng)
-        if site is None:
-            continue
-        if fault.reclaim:
-            reclaim(candidate)
-        if codes_of(candidate) == {code}:
-            return fault, candidate, site
-    return None
+    planted = PLANTER.plant(record, code, rng)
+    return None if planted is None else (planted.fault, planted.record, planted.site)
 
 
-def malformed_line(record: Record, rng: random.Random) -> tuple[str, bytes]:
-    """A line that is no JSON object: cut short, or missing a quote."""
-    text = orjson.dumps(record)
-    if rng.random() < 0.5:
-        return "truncated_line", text[: rng.randrange(1, len(text) - 1)]
-    quotes = [i for i, byte in enumerate(text) if byte == ord('"')]
-    cut = rng.choice(quotes)
-    return "missing_quote", text[:cut] + text[cut + 1 :]
+#: Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+corrupt_game = PLANTER.corrupt_game
+#: ``CorruptionPlanner(rng)`` deals the game's codes out in turn.
+CorruptionPlanner = partial(faults.CorruptionPlanner, PLANTER)
 
 
-def corrupt_game(
-    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
-) -> Corruption | None:
-    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
-
-    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
-    """
-    game_id = record["game_id"]
-    if code == "malformed_json":
-        fault_name, text = malformed_line(record, rng)
-        if parse_line("", line, text).record is not None:
-            return None
-        return Corruption(game_id, code, fault_name, line, text)
-    if code == "duplicate_game":
-        if previous_id is None or previous_id == game_id:
-            return None
-        copy = copy_record(record)
-        copy["game_id"] = previous_id
-        return Corruption(previous_id, code, "game_id_reused", line, orjson.dumps(copy))
-    found = corrupt_record(record, code, rng)
-    if found is None:
-        return None
-    fault, broken, site = found
-    return Corruption(game_id, code, fault.name, line, orjson.dumps(broken), site)
-
-
-class CorruptionPlanner:
-    """Deals the codes out in turn, so that every code appears once enough games are hit.
-
-    A code that does not fit a game (no lone hand for ``sitting_out``) waits for
-    the next game.
-    """
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.queue: deque[str] = deque()
-        self.previous_id: str | None = None
-
-    def saw_clean(self, game_id: str) -> None:
-        """Remember a game written unchanged: ``duplicate_game`` reuses its id."""
-        self.previous_id = game_id
-
-    def corrupt(self, record: Record, *, line: int) -> Corruption | None:
-        if not self.queue:
-            codes = list(FAULT_CODES)
-            self.rng.shuffle(codes)
-            self.queue.extend(codes)
-        for code in list(self.queue):
-            corruption = corrupt_game(record, code, self.rng, line=line, previous_id=self.previous_id)
-            if corruption is not None:
-                self.queue.remove(code)
-                return corruption
-        return None
+__all__ = [
+    "GAME",
+    "Corruption",
+    "CorruptionPlanner",
+    "Fault",
+    "Site",
+    "copy_record",
+    "corrupt_game",
+    "corrupt_record",
+    "malformed_line",
+]

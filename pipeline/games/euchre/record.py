@@ -12,11 +12,13 @@ here takes what it can use and reports the rest as a violation (``schema``,
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
 from pipeline.games.euchre.cards import UNKNOWN, Card, card_name, parse_card
 from pipeline.games.euchre.rules import CALLS
 from pipeline.games.euchre.state import Bid, Context, HandState
+from pipeline.record import check_game_fields as common_game_fields
+from pipeline.record import is_seat as is_seat
 
 GAME_FIELDS = frozenset(
     ("format", "game_id", "players", "rules", "started_at", "source", "hands", "final_score")
@@ -38,22 +40,9 @@ def int_pair(value: object) -> tuple[int, int] | None:
     return None
 
 
-def is_seat(value: object) -> TypeGuard[int]:
-    """A seat number 0-3 (not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
-
-
 def check_game_fields(ctx: Context, record: dict[str, Any]) -> None:
     """The fields of the game object itself: format, id, players, hands, initial score."""
-    if record.get("format") != "euchre/1":
-        ctx.add("schema", None, "format", f"format is {record.get('format')!r}, expected 'euchre/1'")
-    if ctx.game_id is None:
-        ctx.add("schema", None, "game_id", "game_id is missing or not a non-empty string")
-    players = record.get("players")
-    if not (isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) for p in players)):
-        ctx.add("schema", None, "players", "players must be a list of 4 names, indexed by seat")
-    if not isinstance(record.get("hands"), list):
-        ctx.add("schema", None, "hands", "hands is missing or not a list")
+    common_game_fields(ctx, record, "euchre/1")
     initial = record.get("initial_score")
     if initial is not None and int_pair(initial) is None:
         ctx.add("schema", None, "initial_score", f"initial_score must be [team0, team1], not {initial!r}")

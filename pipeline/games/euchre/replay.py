@@ -28,7 +28,7 @@ fault; a hand is ``valid`` exactly when no violation names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from pipeline.games.euchre.cards import (
@@ -89,7 +89,7 @@ from pipeline.games.euchre.rules import (
 from pipeline.games.euchre.scoring import team_points
 from pipeline.games.euchre.state import Bid, Context, GameReplay, HandResult, HandState, Phase
 from pipeline.games.euchre.trick import Trick, is_legal_play, next_to_play, trick_winner_index
-from pipeline.violations import Violation
+from pipeline.record import hand_dealer, mark_valid, record_game_id, unknown_fields
 
 __all__ = [
     "DECKS",
@@ -115,8 +115,7 @@ THROW_IN_REASONS: tuple[ThrowIn, ...] = tuple(ThrowIn)
 
 def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameReplay:
     """Replay one euchre/1 game object; ``rules`` overrides the record's own."""
-    game_id = record.get("game_id")
-    ctx = Context(game_id if isinstance(game_id, str) and game_id else None)
+    ctx = Context(record_game_id(record))
     check_game_fields(ctx, record)
     if rules is None:
         try:
@@ -125,7 +124,7 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
             ctx.add("schema", None, "rules", f"{e}; replayed with the default preset")
             rules = Rules()
     game = GameReplay(ctx.game_id, rules)
-    game.unknown_fields = [k for k in record if k not in GAME_FIELDS]
+    game.unknown_fields = unknown_fields(record, GAME_FIELDS)
     hands = record.get("hands")
     if isinstance(hands, list):
         _replay_hands(ctx, game, rules, hands, int_pair(record.get("initial_score")) or (0, 0))
@@ -134,19 +133,6 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> GameRepla
     if ctx.violations:
         mark_valid(game.hands, ctx.violations)
     return game
-
-
-def mark_valid(hands: list[HandResult], violations: Iterable[Violation]) -> None:
-    """A hand is valid exactly when no violation of the game names it.
-
-    The replay calls it with its own violations; a caller holding more of the
-    game's violations (an importer's findings) calls it again with all of them.
-    """
-    named = {v.hand for v in violations}
-    if not named:
-        return
-    for hand in hands:
-        hand.valid = hand.index not in named
 
 
 def _replay_hands(
@@ -184,13 +170,10 @@ def _replay_hands(
 def _replay_hand(
     ctx: Context, rules: Rules, index: int, hand: object, previous_dealer: Seat | None
 ) -> HandResult | None:
-    if not isinstance(hand, dict):
-        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+    dealer = hand_dealer(ctx, index, hand)
+    if dealer is None:
         return None
-    dealer = hand.get("dealer")
-    if not is_seat(dealer):
-        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
-        return None
+    assert isinstance(hand, dict)
     state = HandState(ctx, rules, index, dealer)
     if previous_dealer is not None and dealer != next_dealer(previous_dealer):
         state.add(

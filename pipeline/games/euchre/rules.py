@@ -20,6 +20,7 @@ from itertools import permutations
 from typing import Any, Literal
 
 from pipeline.games.euchre.cards import NINES_AND_TENS, CardSet
+from pipeline.record import read_options, with_options
 
 #: A seat at the table, 0-3 clockwise; partners sit opposite (0 and 2, 1 and 3).
 Seat = int
@@ -127,21 +128,12 @@ class Rules:
 
     @classmethod
     def _build(cls, rules: dict[str, Any]) -> Rules:
-        name = rules.get("preset", "cards4net")
-        preset = PRESETS.get(name) if isinstance(name, str) else None
-        if preset is None:
-            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
-        overrides = {k: v for k, v in rules.items() if k != "preset"}
-        return preset.with_options(overrides)
+        return read_options(
+            rules, PRESETS, "cards4net", check=_check_option, error=RulesError, unknown=_UNKNOWN_OPTION
+        )
 
     def with_options(self, overrides: dict[str, Any]) -> Rules:
-        known = {f.name: f for f in fields(self)}
-        for key, value in overrides.items():
-            field = known.get(key)
-            if field is None or key == "preset":
-                raise RulesError(f"unknown rule option {key!r}")
-            _check_option(key, value, getattr(self, key))
-        return replace(self, **overrides)
+        return with_options(self, overrides, check=_check_option, error=RulesError, unknown=_UNKNOWN_OPTION)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -154,9 +146,11 @@ class Rules:
 #: The largest value of a numeric option: points fit the warehouse's columns, and a
 #: game's scores stay far from overflowing them (schemas/euchre-record.schema.json agrees).
 RULE_MAX = {"target": 10_000} | {f.name: 100 for f in fields(Rules) if f.name.startswith("points_")}
+_UNKNOWN_OPTION = "unknown rule option %r"
 
 
-def _check_option(key: str, value: object, default: object) -> None:
+def _check_option(key: str, value: object, default: object) -> object:
+    """``value`` for option ``key``, checked against the type of its ``default``."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise RulesError(f"rule option {key!r} must be true or false, not {value!r}")
@@ -171,6 +165,7 @@ def _check_option(key: str, value: object, default: object) -> None:
             raise RulesError(f"rule option {key!r} must be at most {RULE_MAX[key]}, not {value!r}")
     elif key in _CHOICES and value not in _CHOICES[key]:
         raise RulesError(f"rule option {key!r} must be {' or '.join(_CHOICES[key])}, not {value!r}")
+    return value
 
 
 _CHOICES = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from pipeline import record
 from pipeline.games.euchre.cards import DECK_TOKENS, DECKS, UNKNOWN, Card, CardSet, Suit
 from pipeline.games.euchre.rules import Call, Rules, Seat, team_of
 from pipeline.games.euchre.trick import Trick
@@ -108,30 +109,16 @@ class GameReplay:
         return 0 if self.score[0] > self.score[1] else 1
 
 
-class Context:
-    """Collects violations for one game, stamped with its id."""
+class Context(record.Context):
+    """Collects violations for one game, stamped with its id; a message about a
+    trick starts with ``trick T``, and is told as ``hand H, trick T ...``."""
 
-    __slots__ = ("game_id", "violations")
+    __slots__ = ()
 
-    def __init__(self, game_id: str | None) -> None:
-        self.game_id = game_id
-        self.violations: list[Violation] = []
-
-    def add(
-        self,
-        code: str,
-        hand: int | None,
-        path: str,
-        message: str,
-        rule: str | None = None,
-        *,
-        trick: int | None = None,
-        seat: Seat | None = None,
-    ) -> None:
-        where = "" if hand is None else f"hand {hand}, " if message.startswith("trick ") else f"hand {hand}: "
-        self.violations.append(
-            Violation(code, where + message, self.game_id, hand, path, rule=rule, trick=trick, seat=seat)
-        )
+    def locate(self, message: str, hand: int | None, trick: int | None) -> str:
+        if hand is None:
+            return message
+        return f"hand {hand}, {message}" if message.startswith("trick ") else f"hand {hand}: {message}"
 
 
 class HandState:

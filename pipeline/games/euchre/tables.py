@@ -22,6 +22,7 @@ from typing import Any
 
 import pandera.polars as pa
 import polars as pl
+from tricklog_schemas.tables import Strict
 
 from pipeline.games.euchre.cards import CARD_NAMES, SUITS, UNKNOWN
 from pipeline.games.euchre.fingerprint import hand_fingerprint
@@ -31,12 +32,6 @@ from pipeline.warehouse.tables import GameFacts, GameTables, Rows
 TEAMS = [0, 1]
 SUIT_LETTERS = ["C", "D", "H", "S"]
 CALLS = ["pass", "order", *SUIT_LETTERS]
-
-
-class _Strict:
-    #: Exactly these columns, these dtypes: no coercion hides a builder bug.
-    strict = True
-    coerce = False
 
 
 class Games(pa.DataFrameModel):
@@ -49,7 +44,7 @@ class Games(pa.DataFrameModel):
     target: pl.Int32
     from_start: pl.Boolean
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -78,7 +73,7 @@ class Hands(pa.DataFrameModel):
     deal_known: pl.Boolean
     fingerprint: pl.Utf8 = pa.Field(nullable=True)
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -93,7 +88,7 @@ class Bids(pa.DataFrameModel):
     call: pl.Utf8 = pa.Field(isin=CALLS)
     alone: pl.Boolean
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -108,7 +103,7 @@ class Tricks(pa.DataFrameModel):
     winner_team: pl.Int8 = pa.Field(nullable=True, isin=TEAMS)
     cards: pl.Int8 = pa.Field(ge=0, le=4)
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -122,7 +117,7 @@ class Plays(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 2})
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 

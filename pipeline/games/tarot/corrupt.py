@@ -8,6 +8,7 @@ into ``trick_winner``, ``points`` or ``score``.  Every candidate is replayed: a
 corruption is kept only when the replay reports exactly the intended code
 (generate and verify), and its hand, trick and seat are the replay's.
 
+>>> import orjson
 >>> from pipeline.games.tarot.simulate import simulate_game
 >>> record = simulate_game(0, seed=1)
 >>> corruption = corrupt_game(record, "not_held", random.Random(1), line=1)
@@ -18,67 +19,26 @@ corruption is kept only when the replay reports exactly the intended code
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-import orjson
-
+from pipeline import faults
+from pipeline.faults import Corruption, Fault, copy_record, malformed_line
+from pipeline.faults import pick_played as _pick_played
+from pipeline.faults import played_hands as _played
 from pipeline.games.tarot.cards import KINGS, TRUMPS, card_name, cards_in, parse_card
 from pipeline.games.tarot.codes import CODES
 from pipeline.games.tarot.replay import replay_game
 from pipeline.games.tarot.rules import CALLS, Rules
-from pipeline.sources import parse_line
 from pipeline.violations import Violation
 
 Record = dict[str, Any]
 Hand = dict[str, Any]
-FaultFn = Callable[[Record, random.Random], bool]
 
 #: Every code a fault can produce (``unsupported`` is not a fault).
 FAULT_CODES: tuple[str, ...] = tuple(code for code in CODES if code != "unsupported")
 ATTEMPTS = 16
 BAD_TOKENS = ("T22", "T0", "11H", "KX", "EXC", "AS", "10", "")
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    name: str
-    code: str
-    apply: FaultFn
-    #: Recompute the claimed figures afterwards.
-    reclaim: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Corruption:
-    """A corrupted game as written: which code it must raise, where, and the line itself."""
-
-    game_id: str
-    code: str
-    fault: str
-    #: The 1-based line of the games file.
-    line: int
-    text: bytes
-    hand: int | None = None
-    trick: int | None = None
-    seat: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "code": self.code,
-            "fault": self.fault,
-            "line": self.line,
-            "hand": self.hand,
-            "trick": self.trick,
-            "seat": self.seat,
-        }
-
-
-def copy_record(record: Record) -> Record:
-    return orjson.loads(orjson.dumps(record))  # type: ignore[no-any-return]
 
 
 def violations_of(record: Record) -> list[Violation]:
@@ -99,15 +59,6 @@ def reclaim(record: Record) -> None:
     ctx = Context(record.get("game_id"))
     for index, hand in enumerate(record["hands"]):
         hand["claimed"] = claims_of(ctx, rules, index, hand, totals)
-
-
-def _played(record: Record) -> list[Hand]:
-    return [h for h in record["hands"] if h.get("tricks")]
-
-
-def _pick_played(record: Record, rng: random.Random) -> Hand | None:
-    hands = _played(record)
-    return rng.choice(hands) if hands else None
 
 
 def _taker(hand: Hand) -> tuple[int, str] | None:
@@ -389,94 +340,26 @@ FAULTS: tuple[Fault, ...] = (
     Fault("poignee_late", "poignee", poignee_late),
     Fault("chelem_not_led", "chelem", chelem_not_led, reclaim=True),
 )
-FAULTS_BY_CODE: dict[str, tuple[Fault, ...]] = {
-    code: tuple(f for f in FAULTS if f.code == code) for code in FAULT_CODES
-}
+PLANTER = faults.FaultPlanter(
+    FAULTS, FAULT_CODES, violations_of=violations_of, reclaim=reclaim, attempts=ATTEMPTS
+)
+FAULTS_BY_CODE = PLANTER.by_code
 
 
 # --------------------------------------------------------------------------
-# Applying faults
+# Applying faults (a Tarot fault says whether it struck: the replay says where)
 
 
 def corrupt_record(record: Record, code: str, rng: random.Random) -> tuple[Fault, Record, Violation] | None:
     """A copy of ``record`` broken so that the replay reports exactly ``code``, or None."""
-    faults = FAULTS_BY_CODE.get(code, ())
-    if not faults:
-        return None
-    for _ in range(ATTEMPTS):
-        fault = rng.choice(faults)
-        candidate = copy_record(record)
-        if not fault.apply(candidate, rng):
-            continue
-        if fault.reclaim:
-            reclaim(candidate)
-        found = violations_of(candidate)
-        if found and {v.code for v in found} == {code}:
-            return fault, candidate, found[0]
-    return None
+    planted = PLANTER.plant(record, code, rng)
+    return None if planted is None else (planted.fault, planted.record, planted.violations[0])
 
 
-def malformed_line(record: Record, rng: random.Random) -> tuple[str, bytes]:
-    """A line that is no JSON object: cut short, or missing a quote."""
-    text = orjson.dumps(record)
-    if rng.random() < 0.5:
-        return "truncated_line", text[: rng.randrange(1, len(text) - 1)]
-    quotes = [i for i, byte in enumerate(text) if byte == ord('"')]
-    cut = rng.choice(quotes)
-    return "missing_quote", text[:cut] + text[cut + 1 :]
+#: Game ``record`` written with a fault raising ``code`` (None when none fits this game).
+corrupt_game = PLANTER.corrupt_game
+#: ``CorruptionPlanner(rng)`` deals the game's codes out in turn.
+CorruptionPlanner = partial(faults.CorruptionPlanner, PLANTER)
 
 
-def corrupt_game(
-    record: Record, code: str, rng: random.Random, *, line: int, previous_id: str | None = None
-) -> Corruption | None:
-    """Game ``record`` written with a fault raising ``code`` (None when none fits this game).
-
-    ``duplicate_game`` gives the game the id of an earlier one, ``previous_id``.
-    """
-    game_id = record["game_id"]
-    if code == "malformed_json":
-        fault_name, text = malformed_line(record, rng)
-        if parse_line("", line, text).record is not None:
-            return None
-        return Corruption(game_id, code, fault_name, line, text)
-    if code == "duplicate_game":
-        if previous_id is None or previous_id == game_id:
-            return None
-        copy = copy_record(record)
-        copy["game_id"] = previous_id
-        return Corruption(previous_id, code, "game_id_reused", line, orjson.dumps(copy))
-    found = corrupt_record(record, code, rng)
-    if found is None:
-        return None
-    fault, broken, violation = found
-    return Corruption(
-        game_id, code, fault.name, line, orjson.dumps(broken), violation.hand, violation.trick, violation.seat
-    )
-
-
-class CorruptionPlanner:
-    """Deals the codes out in turn, so that every code appears once enough games are hit.
-
-    A code that does not fit a game waits for the next game.
-    """
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.queue: deque[str] = deque()
-        self.previous_id: str | None = None
-
-    def saw_clean(self, game_id: str) -> None:
-        """Remember a game written unchanged: ``duplicate_game`` reuses its id."""
-        self.previous_id = game_id
-
-    def corrupt(self, record: Record, *, line: int) -> Corruption | None:
-        if not self.queue:
-            codes = list(FAULT_CODES)
-            self.rng.shuffle(codes)
-            self.queue.extend(codes)
-        for code in list(self.queue):
-            corruption = corrupt_game(record, code, self.rng, line=line, previous_id=self.previous_id)
-            if corruption is not None:
-                self.queue.remove(code)
-                return corruption
-        return None
+__all__ = ["Corruption", "CorruptionPlanner", "Fault", "copy_record", "corrupt_game", "malformed_line"]

@@ -43,7 +43,8 @@ from pipeline.games.tarot.deal import deal_phase, throw_in_phase
 from pipeline.games.tarot.play import play_phase
 from pipeline.games.tarot.rules import PRESETS, Rules, RulesError
 from pipeline.games.tarot.scoring import scoring_phase
-from pipeline.games.tarot.state import Context, HandState, TarotHand, TarotReplay, is_seat
+from pipeline.games.tarot.state import Context, HandState, TarotHand, TarotReplay
+from pipeline.record import check_game_fields, hand_dealer, mark_valid, record_game_id, unknown_fields
 
 FORMAT = "tarot/1"
 GAME_FIELDS = frozenset(("format", "game_id", "players", "rules", "started_at", "source", "hands", "origin"))
@@ -60,9 +61,8 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> TarotRepl
         ctx = Context(None)
         ctx.add("malformed_json", None, "", "a game record must be a JSON object")
         return TarotReplay(None, PRESETS["fft"], violations=ctx.violations)
-    game_id = record.get("game_id")
-    ctx = Context(game_id if isinstance(game_id, str) and game_id else None)
-    _check_game_fields(ctx, record)
+    ctx = Context(record_game_id(record))
+    check_game_fields(ctx, record, FORMAT)
     if rules is None:
         try:
             rules = Rules.from_record(record.get("rules"))
@@ -81,24 +81,14 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> TarotRepl
     players = record.get("players")
     if isinstance(players, list):
         game.players = [p for p in players if isinstance(p, str)]
-    game.unknown_fields = [k for k in record if k not in GAME_FIELDS]
+    game.unknown_fields = unknown_fields(record, GAME_FIELDS)
     hands = record.get("hands")
     if isinstance(hands, list):
         _replay_hands(ctx, game, rules, hands)
     game.violations = ctx.violations
+    if ctx.violations:
+        mark_valid(game.hands, ctx.violations)
     return game
-
-
-def _check_game_fields(ctx: Context, record: dict[str, Any]) -> None:
-    if record.get("format") != FORMAT:
-        ctx.add("schema", None, "format", f"format is {record.get('format')!r}, expected {FORMAT!r}")
-    if ctx.game_id is None:
-        ctx.add("schema", None, "game_id", "game_id is missing or not a non-empty string")
-    players = record.get("players")
-    if not (isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) for p in players)):
-        ctx.add("schema", None, "players", "players must be a list of 4 names, indexed by seat")
-    if not isinstance(record.get("hands"), list):
-        ctx.add("schema", None, "hands", "hands is missing or not a list")
 
 
 def _replay_hands(ctx: Context, game: TarotReplay, rules: Rules, hands: list[Any]) -> None:
@@ -122,14 +112,10 @@ def replay_hand(
     ctx: Context, rules: Rules, index: int, hand: object, previous_dealer: int | None
 ) -> TarotHand | None:
     """One hand through its phases (None when it is not even an object with a dealer)."""
-    if not isinstance(hand, dict):
-        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+    dealer = hand_dealer(ctx, index, hand)
+    if dealer is None:
         return None
-    dealer = hand.get("dealer")
-    if not is_seat(dealer):
-        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
-        return None
-    assert isinstance(dealer, int)
+    assert isinstance(hand, dict)
     state = HandState(ctx, rules, index, dealer)
     if previous_dealer is not None and dealer != (previous_dealer + 1) % 4:
         state.add(

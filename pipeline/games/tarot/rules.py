@@ -21,8 +21,10 @@ pipeline.games.tarot.rules.RulesError: rules.poignee_values must be 3 whole numb
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, Literal
+
+from pipeline.record import read_options
 
 PoigneeTo = Literal["winner", "announcer"]
 ExcuseLast = Literal["winner", "lost"]
@@ -86,19 +88,9 @@ class Rules:
             return PRESETS["fft"]
         if not isinstance(value, dict):
             raise RulesError(f"rules must be an object, not {value!r}")
-        preset = value.get("preset", "fft")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-        base = PRESETS[preset]
-        changes: dict[str, Any] = {}
-        known = {f.name: f for f in fields(cls)}
-        for key, raw in value.items():
-            if key == "preset":
-                continue
-            if key not in known:
-                raise RulesError(f"unknown rules option {key!r}")
-            changes[key] = _checked(key, raw, getattr(base, key))
-        return replace(base, **changes)
+        return read_options(
+            value, PRESETS, "fft", check=_checked, error=RulesError, unknown="unknown rules option %r"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The options as a JSON object (tuples as lists)."""

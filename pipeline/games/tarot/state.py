@@ -13,6 +13,7 @@ from typing import Any
 
 from pipeline.games.tarot.cards import card_name, parse_card
 from pipeline.games.tarot.rules import Rules
+from pipeline.record import Context, is_seat
 from pipeline.violations import Violation
 
 #: The two sides of a hand: the taker alone, and the three defenders.
@@ -182,35 +183,6 @@ class TarotReplay:
     unknown_fields: list[str] = field(default_factory=list)
 
 
-class Context:
-    """Collects violations for one game, stamped with its id."""
-
-    __slots__ = ("game_id", "violations")
-
-    def __init__(self, game_id: str | None) -> None:
-        self.game_id = game_id
-        self.violations: list[Violation] = []
-
-    def add(
-        self,
-        code: str,
-        hand: int | None,
-        path: str,
-        message: str,
-        *,
-        trick: int | None = None,
-        seat: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        if hand is not None:
-            message = (
-                f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
-            )
-        self.violations.append(
-            Violation(code, message, self.game_id, hand, path, rule=rule, trick=trick, seat=seat)
-        )
-
-
 class HandState:
     """The state of one hand being replayed: holdings and what is known of the cards."""
 
@@ -291,10 +263,6 @@ class HandState:
         if where is not None:
             return f"which was in {where}"
         return "which it was not dealt"
-
-
-def is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
 
 
 def is_int(value: object) -> bool:

@@ -22,18 +22,13 @@ from typing import Any
 
 import pandera.polars as pa
 import polars as pl
+from tricklog_schemas.tables import Strict
 
 from pipeline.games.tarot.cards import EXCUSE, card_name
 from pipeline.games.tarot.fingerprint import hand_fingerprint
 from pipeline.games.tarot.replay import GAME_FIELDS, TarotHand, TarotReplay
 from pipeline.games.tarot.rules import CONTRACTS, POIGNEE_NAMES
 from pipeline.warehouse.tables import GameFacts, GameTables, Rows
-
-
-class _Strict:
-    #: Exactly these columns, these dtypes: no coercion hides a builder bug.
-    strict = True
-    coerce = False
 
 
 class Hands(pa.DataFrameModel):
@@ -64,7 +59,7 @@ class Hands(pa.DataFrameModel):
     deal_known: pl.Boolean
     fingerprint: pl.Utf8 = pa.Field(nullable=True)
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -77,7 +72,7 @@ class Bids(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     call: pl.Utf8 = pa.Field(isin=["pass", *CONTRACTS])
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -92,7 +87,7 @@ class Tricks(pa.DataFrameModel):
     cards: pl.Int8 = pa.Field(ge=0, le=4)
     excuse: pl.Boolean
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -106,7 +101,7 @@ class Plays(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 3})
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -118,7 +113,7 @@ class Chien(pa.DataFrameModel):
     pile: pl.Utf8 = pa.Field(isin=["chien", "ecart"])
     card: pl.Utf8 = pa.Field(str_length={"min_value": 2, "max_value": 3})
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 
@@ -130,7 +125,7 @@ class Poignees(pa.DataFrameModel):
     seat: pl.Int8 = pa.Field(ge=0, le=3)
     size: pl.Utf8 = pa.Field(isin=list(POIGNEE_NAMES))
 
-    class Config(_Strict):
+    class Config(Strict):
         pass
 
 

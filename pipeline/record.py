@@ -1,0 +1,199 @@
+"""Reading a game record: what every game's replay shares.
+
+A record is JSON, so anything may stand where a field should be.  A game's
+replay collects its violations in a :class:`Context` (stamped with the game's
+id), checks the fields every game object has with :func:`check_game_fields`
+(``format``, ``game_id``, ``players``, ``hands``), lists the top-level fields
+its spec does not name with :func:`unknown_fields`, marks its hands valid when
+no violation names them (:func:`mark_valid`), and reads its ``rules``
+object into a frozen dataclass of options with :func:`read_options`.
+
+>>> record = {"format": "spades/1", "game_id": "", "players": ["a", "b"], "hands": [], "mood": 1}
+>>> ctx = Context(record_game_id(record))
+>>> check_game_fields(ctx, record, "spades/1")
+>>> [(v.code, v.path, v.message) for v in ctx.violations]  # doctest: +NORMALIZE_WHITESPACE
+[('schema', 'game_id', 'game_id is missing or not a non-empty string'),
+ ('schema', 'players', 'players must be a list of 4 names, indexed by seat')]
+>>> unknown_fields(record, frozenset(("format", "game_id", "players", "hands")))
+['mood']
+>>> ctx.add("lead", 2, "hands[2].tricks[1][0]", "seat 1 led", trick=1, seat=1)
+>>> ctx.violations[-1].message
+'hand 2, trick 1: seat 1 led'
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Opts:
+...     preset: str = "std"
+...     target: int = 10
+>>> def check(key, raw, default):
+...     if not isinstance(raw, type(default)):
+...         raise ValueError(f"rules.{key} must be like {default!r}")
+...     return raw
+>>> read_options({"target": 5}, {"std": Opts()}, "std", check=check, error=ValueError,
+...              unknown="unknown option %r")
+Opts(preset='std', target=5)
+>>> read_options({"preset": "x"}, {"std": Opts()}, "std", check=check, error=ValueError, unknown="")
+Traceback (most recent call last):
+...
+ValueError: unknown preset 'x' (known: std)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
+
+from pipeline.violations import Violation
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: A frozen dataclass of a game's rule options, one field of which is its ``preset``.
+Options = TypeVar("Options", bound="DataclassInstance")
+
+
+def record_game_id(record: dict[str, Any]) -> str | None:
+    """The record's ``game_id`` when it is a non-empty string, else None."""
+    game_id = record.get("game_id")
+    return game_id if isinstance(game_id, str) and game_id else None
+
+
+class Context:
+    """Collects violations for one game, stamped with its id.
+
+    A violation in a hand is told as ``hand H: ...``, or ``hand H, trick T: ...``
+    when it names a trick (:meth:`locate`; a game may tell it its own way).
+    """
+
+    __slots__ = ("game_id", "violations")
+
+    def __init__(self, game_id: str | None) -> None:
+        self.game_id = game_id
+        self.violations: list[Violation] = []
+
+    def add(
+        self,
+        code: str,
+        hand: int | None,
+        path: str,
+        message: str,
+        rule: str | None = None,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        self.violations.append(
+            Violation(
+                code,
+                self.locate(message, hand, trick),
+                self.game_id,
+                hand,
+                path,
+                rule=rule,
+                trick=trick,
+                seat=seat,
+            )
+        )
+
+    def locate(self, message: str, hand: int | None, trick: int | None) -> str:
+        """The message as reported, prefixed with where it is."""
+        if hand is None:
+            return message
+        return f"hand {hand}, trick {trick}: {message}" if trick is not None else f"hand {hand}: {message}"
+
+
+def is_seat(value: object) -> TypeGuard[int]:
+    """A seat number 0-3 (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
+
+
+def hand_dealer(ctx: Context, index: int, hand: object) -> int | None:
+    """The dealer of hand ``index``: None, reported, when the hand is not an
+    object or its dealer is not a seat (nothing more of it can be replayed)."""
+    if not isinstance(hand, dict):
+        ctx.add("schema", index, f"hands[{index}]", "a hand must be an object")
+        return None
+    dealer = hand.get("dealer")
+    if not is_seat(dealer):
+        ctx.add("schema", index, f"hands[{index}].dealer", f"dealer must be a seat 0-3, not {dealer!r}")
+        return None
+    return dealer
+
+
+def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, seats: int = 4) -> None:
+    """The fields every game object has: its format, id, players (one name a seat) and hands."""
+    if record.get("format") != record_format:
+        ctx.add("schema", None, "format", f"format is {record.get('format')!r}, expected {record_format!r}")
+    if ctx.game_id is None:
+        ctx.add("schema", None, "game_id", "game_id is missing or not a non-empty string")
+    players = record.get("players")
+    if not (isinstance(players, list) and len(players) == seats and all(isinstance(p, str) for p in players)):
+        ctx.add("schema", None, "players", f"players must be a list of {seats} names, indexed by seat")
+    if not isinstance(record.get("hands"), list):
+        ctx.add("schema", None, "hands", "hands is missing or not a list")
+
+
+def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:
+    """The top-level fields of a record its spec does not name, in record order."""
+    return [k for k in record if k not in known]
+
+
+class ReplayedHand(Protocol):
+    """What a game's replay makes of one hand: its index in the record, and
+    whether it is valid."""
+
+    index: int
+    valid: bool
+
+
+def mark_valid(hands: Iterable[ReplayedHand], violations: Iterable[Violation]) -> None:
+    """A hand is valid exactly when no violation of the game names it.
+
+    The replay calls it with its own violations; a caller holding more of the
+    game's violations (an importer's findings) calls it again with all of them.
+    """
+    named = {v.hand for v in violations}
+    if not named:
+        return
+    for hand in hands:
+        hand.valid = hand.index not in named
+
+
+def read_options(
+    value: dict[str, Any],
+    presets: Mapping[str, Options],
+    default: str,
+    *,
+    check: Callable[[str, object, object], object],
+    error: Callable[[str], Exception],
+    unknown: str,
+) -> Options:
+    """The options a record's ``rules`` object asks for: its ``preset`` (``default``
+    when it names none) with each other key an option changed (:func:`with_options`)."""
+    name = value.get("preset", default)
+    base = presets.get(name) if isinstance(name, str) else None
+    if base is None:
+        raise error(f"unknown preset {name!r} (known: {', '.join(presets)})")
+    options = {k: v for k, v in value.items() if k != "preset"}
+    return with_options(base, options, check=check, error=error, unknown=unknown)
+
+
+def with_options(
+    base: Options,
+    options: dict[str, Any],
+    *,
+    check: Callable[[str, object, object], object],
+    error: Callable[[str], Exception],
+    unknown: str,
+) -> Options:
+    """``base`` with some options changed, in order: a key that names no option (or
+    ``preset``) raises ``error(unknown % key)``; ``check(key, value, base's value)``
+    gives the value to keep, or raises."""
+    known = {f.name for f in fields(base)}
+    changes: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in known or key == "preset":
+            raise error(unknown % (key,))
+        changes[key] = check(key, raw, getattr(base, key))
+    return replace(base, **changes)
