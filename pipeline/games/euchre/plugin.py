@@ -12,10 +12,11 @@ is reached through a function, so that finding the installed games stays cheap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.games import Game, Importer, Simulator
+from pipeline.games import Game, Importer, Replay, Simulator, cleared
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
@@ -58,6 +59,15 @@ def _report() -> Any:
     return REPORT
 
 
+def _fast_check(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
+    from pipeline.games.euchre.fast import fast_check
+
+    return [
+        cleared(r["game_id"], len(r["hands"])) if ok else None
+        for r, ok in zip(records, fast_check(records), strict=True)
+    ]
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -77,4 +87,5 @@ GAME = Game(
     report=_report,
     simulator=_simulator,
     folder=Path(__file__).parent,
+    fast_check=_fast_check,
 )

@@ -1,0 +1,383 @@
+"""The fast path: clean Euchre games cleared in bulk, in compiled code.
+
+Most games in real data are clean.  :func:`fast_check` takes a batch of parsed
+euchre/1 records, lays every hand that has the common shape (a full deal of
+known cards in the 24-card deck, well-formed bids, none or five full tricks,
+well-formed claims) out as one fixed-width row of small ints, and runs one
+numba kernel (:func:`_check_games`) over the rows: the same rules as the
+replay (deal, bidding, lone defender, discard, turn order, cards held,
+following suit, trick winners, points, claims, dealer rotation, running and
+final score, game over), written over arrays.
+
+The kernel only *clears* games.  A game it clears is one the reference replay
+(:func:`pipeline.games.euchre.replay.replay_game`) finds no violation in, all
+of whose hands have a known deal; every other game -- a fault, an odd shape,
+an unknown card, an inferred deal, a rule option the kernel does not model
+(another deck) -- is left to the replay, which stays the only source of
+violation messages.  ``tests/test_fast_path.py`` replays thousands of clean
+and corrupted games both ways and checks that they agree.
+
+numba is imported (and its cached machine code loaded, about half a second)
+only once a process has been handed enough games to pay for it
+(:data:`MIN_GAMES`): a small input is replayed as before, and never waits for
+numba.  Without numba, nothing is cleared and everything goes to the replay.
+
+>>> import json
+>>> from pipeline.games.euchre.replay import _DOCTEST_GAME
+>>> game = json.loads(_DOCTEST_GAME)
+>>> fast_check([game], min_games=0)   # a renege in hand 0: not cleared
+[False]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pipeline.games.euchre.cards import DECK_TOKENS, EFFECTIVE, NINES_AND_TENS, POWER, SUIT_MASK, UNKNOWN
+from pipeline.games.euchre.record import GAME_FIELDS
+from pipeline.games.euchre.rules import Rules, RulesError
+
+#: Until a process has been handed this many games the replay alone is used: no
+#: import of numba, no loading of its machine code (worth it past ~1,000 games).
+MIN_GAMES = int(os.environ.get("TRICKLOG_FAST_MIN_GAMES", "1500"))
+_seen = 0
+
+#: Card token -> card, for the 24-card deck (``"??"`` left out: an unknown card is not cleared).
+TOKENS: dict[Any, int] = {t: c for t, c in DECK_TOKENS[24].items() if c != UNKNOWN}
+#: Call -> code: pass 0, order 1, clubs..spades 2..5.
+CALL_CODES: dict[Any, int] = {"pass": 0, "order": 1, "C": 2, "D": 3, "H": 4, "S": 5}
+_INT32 = 2**31 - 1
+
+# The layout of one hand's row.
+DEALER, UPCARD, KITTY, DEAL = 0, 1, 2, 5
+NBIDS, BID_SEAT, BID_CALL, BID_ALONE = 25, 26, 34, 42
+DISCARD, DEFENDER, THROWN, NTRICKS, TRICK_LEN = 50, 51, 52, 53, 54
+PLAY_SEAT, PLAY_CARD = 59, 79
+CLAIMS, NWINNERS, WINNERS, POINTS, SCORE = 99, 100, 101, 106, 108
+WIDTH = 110
+# Claims flags.
+HAS_WINNERS, HAS_POINTS, HAS_SCORE = 1, 2, 4
+# The per-game row: rules index, first hand, hands, initial score, final score.
+G_RULES, G_FIRST, G_HANDS, G_INIT, G_HAS_FINAL, G_FINAL = 0, 1, 2, 3, 5, 6
+G_WIDTH = 8
+# The per-rules row.
+(
+    R_STICK,
+    R_FARMERS,
+    R_ALLOW_ALONE,
+    R_DEFEND_ALONE,
+    R_ALONE_LEAD_LEFT_OF_ALONE,
+    R_BOTH_ALONE_LEFT_OF_DEALER,
+    R_PICKS_UP_PARTNER_ALONE,
+    R_MAY_DISCARD_UPCARD,
+    R_MAY_LEAVE_UPCARD,
+    R_MAY_NAME_TURNED_DOWN,
+    R_MAKE,
+    R_MARCH,
+    R_ALONE_MAKE,
+    R_ALONE_MARCH,
+    R_EUCHRE,
+    R_ALONE_EUCHRE,
+    R_DEFENDER_ALONE_EUCHRE,
+    R_DEFENDER_ALONE_MARCH,
+    R_TARGET,
+) = range(19)
+R_WIDTH = 19
+
+_EFFECTIVE = np.array(EFFECTIVE, dtype=np.int64)
+_SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
+_POWER = np.array(POWER, dtype=np.int64)
+
+
+def _rules_row(rules: Rules) -> list[int]:
+    return [
+        rules.stick_the_dealer,
+        rules.farmers_hand,
+        rules.allow_alone,
+        rules.defend_alone,
+        rules.alone_lead == "left_of_alone",
+        rules.both_alone_lead == "left_of_dealer",
+        rules.dealer_picks_up_when_partner_alone,
+        rules.dealer_may_discard_upcard,
+        rules.dealer_may_leave_upcard,
+        rules.may_name_turned_down_suit,
+        rules.points_make,
+        rules.points_march,
+        rules.points_alone_make,
+        rules.points_alone_march,
+        rules.points_euchre,
+        rules.points_alone_euchre,
+        rules.points_defender_alone_euchre,
+        rules.points_defender_alone_march,
+        rules.target,
+    ]
+
+
+class _Batch:
+    """Hands and games of a batch, laid out as flat lists of ints."""
+
+    __slots__ = ("games", "hands", "rules", "rules_rows")
+
+    def __init__(self) -> None:
+        self.hands: list[int] = []
+        self.games: list[int] = []
+        self.rules: dict[Rules, int] = {}
+        self.rules_rows: list[int] = []
+
+    def rules_index(self, rules: Rules) -> int:
+        index = self.rules.get(rules)
+        if index is None:
+            index = self.rules[rules] = len(self.rules)
+            self.rules_rows += _rules_row(rules)
+        return index
+
+
+def _pair(value: object) -> tuple[int, int] | None:
+    """A ``[int, int]`` pair in int32 range, or None (also for anything else)."""
+    if type(value) is list and len(value) == 2:
+        a, b = value
+        if type(a) is int and type(b) is int and -_INT32 <= a <= _INT32 and -_INT32 <= b <= _INT32:
+            return a, b
+    return None
+
+
+class _Unfit(Exception):
+    """The record is not of the common shape: the replay reads it."""
+
+
+def _lay_out_game(batch: _Batch, record: dict[str, Any]) -> bool:
+    """Append the game's hands to the batch; False (nothing appended) when the
+    game is not of the shape the kernel clears."""
+    if record.get("format") != "euchre/1":
+        return False
+    for key in record:
+        if key not in GAME_FIELDS:
+            return False
+    game_id = record.get("game_id")
+    players = record.get("players")
+    hands = record.get("hands")
+    if not (type(game_id) is str and game_id and type(hands) is list and hands):
+        return False
+    if not (type(players) is list and len(players) == 4 and all(type(p) is str for p in players)):
+        return False
+    try:
+        rules = Rules.from_record(record.get("rules"))
+    except RulesError:
+        return False
+    if rules.deck != 24:
+        return False
+    initial = record.get("initial_score")
+    start = (0, 0) if initial is None else _pair(initial)
+    final = record.get("final_score")
+    claimed_final = None if final is None else _pair(final)
+    if start is None or (final is not None and claimed_final is None):
+        return False
+    rows: list[int] = []
+    try:
+        for hand in hands:
+            _lay_out_hand(rows, hand)
+    except (_Unfit, KeyError, TypeError, ValueError):
+        return False
+    first = len(batch.hands) // WIDTH
+    batch.hands += rows
+    batch.games += [
+        batch.rules_index(rules),
+        first,
+        len(hands),
+        start[0],
+        start[1],
+        claimed_final is not None,
+        *(claimed_final or (0, 0)),
+    ]
+    return True
+
+
+def _lay_out_hand(rows: list[int], hand: object) -> None:
+    """One hand as a row of ``WIDTH`` ints; raises (_Unfit, KeyError, TypeError,
+    ValueError) when it is not of the common shape."""
+    if type(hand) is not dict:
+        raise _Unfit
+    get = hand.get
+    tokens = TOKENS
+    dealer = get("dealer")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        raise _Unfit
+    deal = get("deal")
+    if type(deal) is not list or len(deal) != 4:
+        raise _Unfit
+    for cards in deal:
+        if type(cards) is not list or len(cards) != 5:
+            raise _Unfit
+    kitty = get("kitty")
+    if type(kitty) is not list or len(kitty) != 3:
+        raise _Unfit
+    row = [dealer, tokens[get("upcard")]]
+    row += [tokens[t] for t in kitty]
+    row += [tokens[t] for cards in deal for t in cards]
+    # The bids.
+    bids = get("bids")
+    if type(bids) is not list or len(bids) > 8:
+        raise _Unfit
+    seats, calls, alones = [0] * 8, [0] * 8, [0] * 8
+    for j, bid in enumerate(bids):
+        if type(bid) is not dict:
+            raise _Unfit
+        seat = bid.get("seat")
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise _Unfit
+        alone = bid.get("alone", False)
+        if type(alone) is not bool:
+            raise _Unfit
+        seats[j], calls[j], alones[j] = seat, CALL_CODES[bid.get("call")], alone
+    row.append(len(bids))
+    row += seats
+    row += calls
+    row += alones
+    discard = get("discard")
+    row.append(-1 if discard is None else tokens[discard])
+    defender = get("defender_alone")
+    if defender is not None and (type(defender) is not int or not 0 <= defender <= 3):
+        raise _Unfit
+    row.append(-1 if defender is None else defender)
+    thrown = get("thrown_in")
+    if thrown is not None and thrown != "all_passed":
+        raise _Unfit
+    row.append(thrown is not None)
+    # The tricks: none, or five.
+    tricks = get("tricks")
+    if tricks is None or tricks == []:
+        row += [0] * 46
+    elif thrown is not None or type(tricks) is not list or len(tricks) != 5:
+        raise _Unfit
+    else:
+        lengths, play_seats, play_cards = [], [], []
+        for trick in tricks:
+            if type(trick) is not list or not 2 <= len(trick) <= 4:
+                raise _Unfit
+            lengths.append(len(trick))
+            for play in trick:
+                if type(play) is not list or len(play) != 2:
+                    raise _Unfit
+                seat = play[0]
+                if type(seat) is not int or not 0 <= seat <= 3:
+                    raise _Unfit
+                play_seats.append(seat)
+                play_cards.append(tokens[play[1]])
+            pad = 4 - len(trick)
+            play_seats += [-1] * pad
+            play_cards += [0] * pad
+        row.append(5)
+        row += lengths
+        row += play_seats
+        row += play_cards
+    # The claims.
+    claimed = get("claimed")
+    if claimed is None:
+        row += [0] * 11
+    elif type(claimed) is not dict:
+        raise _Unfit
+    else:
+        flags = 0
+        said = claimed.get("trick_winners")
+        winners = [0] * 5
+        n = 0
+        if type(said) is list:
+            flags |= HAS_WINNERS
+            n = min(len(said), 5)
+            for t in range(n):
+                w = said[t]
+                if type(w) is not int or not -_INT32 <= w <= _INT32:
+                    raise _Unfit
+                winners[t] = w
+        said_points = claimed.get("points")
+        points = _pair(said_points)
+        if points is None:
+            _check_not_pair(said_points)
+            points = (0, 0)
+        else:
+            flags |= HAS_POINTS
+        said_score = claimed.get("score")
+        score = _pair(said_score)
+        if score is None:
+            _check_not_pair(said_score)
+            score = (0, 0)
+        else:
+            flags |= HAS_SCORE
+        row.append(flags)
+        row.append(n)
+        row += winners
+        row += points
+        row += score
+    rows += row
+
+
+def _check_not_pair(value: object) -> None:
+    """A value that :func:`_pair` refused but the replay's ``int_pair`` might take
+    (a whole number out of int32 range): not laid out."""
+    if type(value) is list and len(value) == 2 and all(type(x) is int for x in value):
+        raise _Unfit
+
+
+def fast_check(records: Sequence[dict[str, Any]], *, min_games: int | None = None) -> list[bool]:
+    """For each euchre/1 record, True when the game is cleared: the replay would
+    find no violation in it and every hand's deal is known.  False says nothing
+    (the replay decides).  Nothing is cleared until this process has been
+    handed ``min_games`` records (default :data:`MIN_GAMES`)."""
+    global _seen
+    _seen += len(records)
+    limit = MIN_GAMES if min_games is None else min_games
+    cleared = [False] * len(records)
+    if _seen < limit or not records:
+        return cleared
+    kernel = _kernel()
+    if kernel is None:
+        return cleared
+    batch = _Batch()
+    laid_out = []
+    for i, record in enumerate(records):
+        if _lay_out_game(batch, record):
+            laid_out.append(i)
+    if not laid_out:
+        return cleared
+    hands = np.array(batch.hands, dtype=np.int64).reshape(-1, WIDTH)
+    games = np.array(batch.games, dtype=np.int64).reshape(-1, G_WIDTH)
+    rules = np.array(batch.rules_rows, dtype=np.int64).reshape(-1, R_WIDTH)
+    ok = np.zeros(len(laid_out), dtype=np.bool_)
+    kernel(games, hands, rules, _EFFECTIVE, _SUIT_MASK, _POWER, NINES_AND_TENS, ok)
+    for i, good in zip(laid_out, ok.tolist(), strict=True):
+        cleared[i] = good
+    return cleared
+
+
+_KERNEL: Any = None
+_KERNEL_TRIED = False
+
+
+def _kernel() -> Any:
+    """The compiled kernel (None without numba)."""
+    global _KERNEL, _KERNEL_TRIED
+    if not _KERNEL_TRIED:
+        _KERNEL_TRIED = True
+        try:
+            from pipeline.games.euchre.fast_kernel import compiled_kernel
+        except ImportError:  # numba missing or broken: the replay does it all
+            return None
+        _KERNEL = compiled_kernel()
+    return _KERNEL
+
+
+def layout(records: Sequence[dict[str, Any]]) -> tuple[npt.NDArray[np.int64], ...] | None:
+    """The arrays the kernel sees for a batch (None if a record is not of the common shape); for tests."""
+    batch = _Batch()
+    if not all(_lay_out_game(batch, r) for r in records):
+        return None
+    return (
+        np.array(batch.games, dtype=np.int64).reshape(-1, G_WIDTH),
+        np.array(batch.hands, dtype=np.int64).reshape(-1, WIDTH),
+        np.array(batch.rules_rows, dtype=np.int64).reshape(-1, R_WIDTH),
+    )
