@@ -61,7 +61,7 @@ def validate(
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
-    ] = 1,
+    ] = 0,
 ) -> None:
     """Replay every game against its rules and report each violation."""
     from pipeline.console import ValidateView
@@ -131,7 +131,7 @@ def load(
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
-    ] = 1,
+    ] = 0,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
