@@ -23,7 +23,7 @@ from itertools import islice
 from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
-from pipeline.games import Replay, replay_items
+from pipeline.games import replay_items
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
 
@@ -35,6 +35,17 @@ R = TypeVar("R")
 CHUNK_LINES = 500
 #: Tasks in flight per worker.
 AHEAD = 3
+#: Inputs smaller than this are replayed without the fast path: loading its
+#: compiled kernel (about half a CPU second) would cost more than it saves.
+FAST_PATH_MIN_BYTES = 4 << 20
+
+
+def fast_path_for(path: str) -> bool:
+    """Whether an input is large enough for the fast path (standard input: assumed so)."""
+    try:
+        return os.stat(path).st_size >= FAST_PATH_MIN_BYTES
+    except OSError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +119,7 @@ def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
 def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
     """Each line of a JSON Lines input as an item, the digest of its replay (None when
     it is no game) and its violations, in order, replayed by ``jobs`` processes."""
-    work = partial(_replay_lines, path)
+    work = partial(_replay_lines, path, fast_path=fast_path_for(path))
     for _, results in in_workers(line_chunks(path), work, jobs):
         for number, raw, digest, violations in results:
             yield SourceItem(path, number, raw, None), digest, violations
@@ -131,17 +142,17 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:
+def replay_lines(path: str, chunk: list[tuple[int, bytes]], fast_path: bool = True) -> list[LineResult]:
     """Each line of a chunk parsed and replayed (clean games cleared in bulk by
     their game's fast path), as what ``validate`` needs of it."""
     with collector_paused():
-        return _replay_chunk(path, chunk)
+        return _replay_chunk(path, chunk, fast_path)
 
 
-def _replay_chunk(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:
+def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) -> list[LineResult]:
     items = [parse_line(path, number, line) for number, line in chunk]
     games = [item for item in items if item.record is not None]
-    replays = iter(replay_items(games))
+    replays = iter(replay_items(games, fast_path))
     out: list[LineResult] = []
     for item in items:
         number = item.line
@@ -159,18 +170,11 @@ def _replay_chunk(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]
 _replay_lines = replay_lines
 
 
-def replay_jsonl_here(path: str) -> Iterator[tuple[SourceItem, Replay | None, list[Violation]]]:
-    """What :func:`replay_jsonl` gives, in this process: each line of a JSON Lines
-    input as an item (its record kept), its replay and its violations, in order,
-    replayed a chunk at a time (so that clean games are cleared in bulk)."""
+def replay_jsonl_here(path: str) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
+    """What :func:`replay_jsonl` gives, done in this process a chunk at a time (so
+    that clean games are cleared in bulk, and each chunk's records are freed
+    before the collector runs again)."""
+    fast_path = fast_path_for(path)
     for chunk in line_chunks(path):
-        with collector_paused():
-            items = [parse_line(path, number, line) for number, line in chunk]
-            replays = iter(replay_items([item for item in items if item.record is not None]))
-            done = [
-                (item, None, [v.at(file=item.file, line=item.line) for v in item.violations])
-                if item.record is None
-                else (item, *next(replays))
-                for item in items
-            ]
-        yield from done
+        for number, raw, digest, violations in replay_lines(path, chunk, fast_path):
+            yield SourceItem(path, number, raw, None), digest, violations

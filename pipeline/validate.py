@@ -161,9 +161,9 @@ def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
 def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iterator[CheckedGame]:
     """Every game of every input, checked in input order.  With ``jobs`` > 1, JSON
     Lines inputs are parsed and replayed by that many worker processes; a game's
-    ``replay`` is then a digest and its ``record`` is not kept.  JSON Lines are
-    replayed a chunk at a time, so that a game's fast path (``Game.fast_check``)
-    clears clean games in bulk: a cleared game's ``replay`` says only that it is clean."""
+    ``replay`` is then a digest and its ``record`` is not kept.  With one job too,
+    JSON Lines are replayed a chunk at a time into digests, so that a game's
+    fast path (``Game.fast_check``) clears clean games in bulk."""
     return _with_repeats(_replay_files(_existing_inputs(paths, fmt), fmt, jobs))
 
 

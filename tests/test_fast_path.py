@@ -218,9 +218,12 @@ def test_validate_with_and_without_the_fast_path(
         )
         return summary.to_json(), seen
 
+    from pipeline import parallel
+
     monkeypatch.setattr(fast, "MIN_GAMES", 10**12)
     reference = run(1)
     monkeypatch.setattr(fast, "MIN_GAMES", 0)
+    monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)
     assert run(1) == reference
     assert run(2) == reference
     assert reference[0]["violations"] > 0

@@ -237,9 +237,12 @@ def cleared(game_id: str, hands: int) -> ClearedReplay:
     return ClearedReplay(game_id, [KNOWN_DEAL] * hands)
 
 
-def replay_items(items: Sequence[SourceItem]) -> list[tuple[Replay, list[Violation]]]:
+def replay_items(items: Sequence[SourceItem], fast_path: bool = True) -> list[tuple[Replay, list[Violation]]]:
     """:func:`replay_item` of each item, the games a game's ``fast_check`` clears
-    in bulk and the rest by their game's reference ``replay``; the same results."""
+    in bulk (unless ``fast_path`` is off) and the rest by their game's reference
+    ``replay``; the same results either way."""
+    if not fast_path:
+        return [replay_item(item) for item in items]
     fast: dict[str, list[int]] = {}
     games: dict[str, Game] = {}
     for i, item in enumerate(items):

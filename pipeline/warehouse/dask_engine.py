@@ -53,8 +53,10 @@ if TYPE_CHECKING:
 
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
-#: Bytes of input per split.
+#: Bytes of input per split, at most; a smaller input is cut in four splits per
+#: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
 SPLIT_BYTES = 64 << 20
+MIN_SPLIT_BYTES = 1 << 20
 #: The column that ties a row to its input line while the load is routed.
 LINE = "_line"
 COMPRESSED = (".gz", ".zst")
@@ -350,7 +352,7 @@ def load_dask(
     *,
     scheduler: str | None = None,
     workers: int | None = None,
-    split_bytes: int = SPLIT_BYTES,
+    split_bytes: int | None = None,
     client: Any = None,
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
@@ -371,6 +373,10 @@ def load_dask(
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
         with _client(client, scheduler, workers) as dask:
+            if split_bytes is None:
+                total = sum(f.size for f in files)
+                workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
+                split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (4 * workers_now) + 1))
             splits = splits_of(files, split_bytes)
             counts = dask.gather(dask.map(count_lines, splits, pure=False))
             splits = numbered(splits, counts)

@@ -17,10 +17,11 @@ an unknown card, an inferred deal, a rule option the kernel does not model
 violation messages.  ``tests/test_fast_path.py`` replays thousands of clean
 and corrupted games both ways and checks that they agree.
 
-numba is imported (and its cached machine code loaded, about half a second)
-only once a process has been handed enough games to pay for it
-(:data:`MIN_GAMES`): a small input is replayed as before, and never waits for
-numba.  Without numba, nothing is cleared and everything goes to the replay.
+numba is imported (and its cached machine code loaded, about half a CPU
+second) on the first batch; the core asks for the fast path only on inputs
+large enough to pay for that (``pipeline.parallel.FAST_PATH_MIN_BYTES``), so
+a small input is replayed as before and never waits for numba.  Without
+numba, nothing is cleared and everything goes to the replay.
 
 >>> import json
 >>> from pipeline.games.euchre.replay import _DOCTEST_GAME
@@ -42,16 +43,17 @@ from pipeline.games.euchre.cards import DECK_TOKENS, EFFECTIVE, NINES_AND_TENS, 
 from pipeline.games.euchre.record import GAME_FIELDS
 from pipeline.games.euchre.rules import Rules, RulesError
 
-#: Until a process has been handed this many games the replay alone is used: no
-#: import of numba, no loading of its machine code (worth it past ~1,000 games).
-MIN_GAMES = int(os.environ.get("TRICKLOG_FAST_MIN_GAMES", "1500"))
-_seen = 0
+#: A batch of fewer games is left to the replay (``TRICKLOG_FAST_MIN_GAMES``; 0 in the tests).
+MIN_GAMES = int(os.environ.get("TRICKLOG_FAST_MIN_GAMES", "1"))
 
 #: Card token -> card, for the 24-card deck (``"??"`` left out: an unknown card is not cleared).
 TOKENS: dict[Any, int] = {t: c for t, c in DECK_TOKENS[24].items() if c != UNKNOWN}
 #: Call -> code: pass 0, order 1, clubs..spades 2..5.
 CALL_CODES: dict[Any, int] = {"pass": 0, "order": 1, "C": 2, "D": 3, "H": 4, "S": 5}
 _INT32 = 2**31 - 1
+_LIST, _INT, _TWO, _FULL = {list}, {int}, {2}, [4, 4, 4, 4, 4]
+#: Padding of a trick of 2 or 3 plays to four ([-1, a card] stands for no play).
+_PAD = {n: [[-1, "9C"]] * (4 - n) for n in range(5)}
 
 # The layout of one hand's row.
 DEALER, UPCARD, KITTY, DEAL = 0, 1, 2, 5
@@ -255,26 +257,26 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
     elif thrown is not None or type(tricks) is not list or len(tricks) != 5:
         raise _Unfit
     else:
-        lengths, play_seats, play_cards = [], [], []
-        for trick in tricks:
-            if type(trick) is not list or not 2 <= len(trick) <= 4:
+        if {type(trick) for trick in tricks} != _LIST:
+            raise _Unfit
+        lengths = [len(trick) for trick in tricks]
+        if lengths != _FULL:  # a lone hand (3 or 2 seats play): rows padded per trick
+            if min(lengths) < 2 or max(lengths) > 4:
                 raise _Unfit
-            lengths.append(len(trick))
-            for play in trick:
-                if type(play) is not list or len(play) != 2:
-                    raise _Unfit
-                seat = play[0]
-                if type(seat) is not int or not 0 <= seat <= 3:
-                    raise _Unfit
-                play_seats.append(seat)
-                play_cards.append(tokens[play[1]])
-            pad = 4 - len(trick)
-            play_seats += [-1] * pad
-            play_cards += [0] * pad
+            tricks = [trick + _PAD[len(trick)] for trick in tricks]
+        plays = [play for trick in tricks for play in trick]
+        if {type(play) for play in plays} != _LIST or {len(play) for play in plays} != _TWO:
+            raise _Unfit
+        seats = [play[0] for play in plays]
+        if {type(seat) for seat in seats} != _INT or min(seats) < -1 or max(seats) > 3:
+            raise _Unfit
+        cards = [tokens[play[1]] for play in plays]
+        if lengths != _FULL and seats.count(-1) != 20 - sum(lengths):
+            raise _Unfit  # a seat -1 in the record itself
         row.append(5)
         row += lengths
-        row += play_seats
-        row += play_cards
+        row += seats
+        row += cards
     # The claims.
     claimed = get("claimed")
     if claimed is None:
@@ -326,13 +328,11 @@ def _check_not_pair(value: object) -> None:
 def fast_check(records: Sequence[dict[str, Any]], *, min_games: int | None = None) -> list[bool]:
     """For each euchre/1 record, True when the game is cleared: the replay would
     find no violation in it and every hand's deal is known.  False says nothing
-    (the replay decides).  Nothing is cleared until this process has been
-    handed ``min_games`` records (default :data:`MIN_GAMES`)."""
-    global _seen
-    _seen += len(records)
+    (the replay decides).  A batch of fewer than ``min_games`` records (default
+    :data:`MIN_GAMES`) is left to the replay."""
     limit = MIN_GAMES if min_games is None else min_games
     cleared = [False] * len(records)
-    if _seen < limit or not records:
+    if len(records) < max(limit, 1):
         return cleared
     kernel = _kernel()
     if kernel is None:
