@@ -77,12 +77,12 @@ def jobs_for(requested: int) -> int:
 
 def in_workers(
     chunks: Iterator[T],
-    work: Callable[[T], list[R]],
+    work: Callable[[T], R],
     jobs: int,
     *,
     fresh: bool = False,
     setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
-) -> Iterator[tuple[T, list[R]]]:
+) -> Iterator[tuple[T, R]]:
     """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
     ``AHEAD`` chunks per process are in flight.
 
@@ -91,7 +91,7 @@ def in_workers(
     a caller holding an open database connection needs (a forked child would
     share its file handles and locks).  ``setup`` is ``(function, args)`` run
     once in each worker as it starts."""
-    pending: deque[tuple[T, AsyncResult[list[R]]]] = deque()
+    pending: deque[tuple[T, AsyncResult[R]]] = deque()
     initializer, initargs = setup if setup is not None else (None, ())
     with _context(fresh).Pool(jobs, initializer, initargs) as pool:
         while True:

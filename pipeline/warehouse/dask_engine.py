@@ -35,7 +35,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -199,13 +199,25 @@ class _TaggedRows:
 def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
     """One split of an input -> its rows as Arrow tables (``_line`` on every row)
     and a :class:`LineFact` per line: pure, the same on any machine."""
+    facts, tables = prepare_lines(split.file, split_lines(split), run_id)
+    return PreparedSplit(split, tables, facts)
+
+
+def prepare_lines(
+    file: InputFile,
+    lines: Iterable[tuple[int, bytes]],
+    run_id: int,
+    known: frozenset[str] | set[str] = frozenset(),
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    """Numbered lines of an input -> a fact per line and the rows of them all as
+    Arrow tables tagged with ``_line``.  A line whose id is in ``known`` is only
+    hashed: the router counts it already present, or quarantines it."""
     from pipeline.parallel import collector_paused
 
-    file = split.file
     tagged = _TaggedRows()
     facts: list[LineFact] = []
     with collector_paused():
-        for number, raw in split_lines(split):
+        for number, raw in lines:
             one = prepare(parse_line(file.name, number, raw), raw)
             if not one.is_game:
                 located = [v.at(file=file.name, line=number) for v in one.item.violations]
@@ -216,6 +228,9 @@ def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
                 facts.append(LineFact(number, False, None, None, False, len(located or [reason])))
                 continue
             assert one.digest is not None
+            if one.game_id is not None and one.game_id in known:
+                facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
+                continue
             replayed = replay_for_load(one.item, number, one.digest, run_id)
             violations = replayed.violations
             if replayed.blocking or replayed.game_id is None:
@@ -238,7 +253,8 @@ def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
                 tagged.add(replayed.rows, number)
                 loadable = True
             facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
-    return PreparedSplit(split, tagged.tables(table_models()), facts)
+        tables = tagged.tables(table_models())
+    return facts, tables
 
 
 def _quarantine_rows(

@@ -39,6 +39,11 @@ from pipeline.warehouse.prepare import Prepared, Replayed, prepare, replay_for_l
 from pipeline.warehouse.tables import Batch
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from pipeline.warehouse.dask_engine import LineFact
+
+if TYPE_CHECKING:
     import duckdb
     import pandera.polars as pa
     import polars as pl
@@ -203,7 +208,11 @@ class _Loader:
         return self.summary
 
     def _read(self, file: InputFile, fmt: str) -> None:
-        for ordinal, prepared in enumerate(self._prepared(file, fmt), start=1):
+        if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
+            self._read_in_workers(file)
+            return
+        items = (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
+        for ordinal, prepared in enumerate(items, start=1):
             self.summary.lines += 1
             line = prepared.item.line if prepared.item.line is not None else ordinal
             self._classify(file, line, prepared)
@@ -212,12 +221,63 @@ class _Loader:
             if len(self.batch) >= self.batch_size:
                 self.flush()
 
-    def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
-        if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
-            from pipeline.warehouse.parallel_load import prepare_in_workers
+    def _read_in_workers(self, file: InputFile) -> None:
+        """Workers prepare chunks of lines (facts, and rows as Arrow tagged with their
+        line); each line is routed here, in order, as :meth:`_classify` routes it,
+        and the rows of the lines that stay go into the batch."""
+        from pipeline.warehouse.parallel_load import prepare_in_workers
 
-            return prepare_in_workers(file.name, file.path, self.summary.run_id, self.jobs, set(self.known))
-        return (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
+        for chunk, facts, tables in prepare_in_workers(file, self.summary.run_id, self.jobs, set(self.known)):
+            raws = dict(chunk)
+            kept: list[int] = []
+            for fact in facts:
+                self.summary.lines += 1
+                if self._route(file, fact, raws[fact.line]):
+                    kept.append(fact.line)
+                if self.on_line is not None:
+                    self.on_line()
+                if len(self.batch) + len(kept) >= self.batch_size:
+                    self._take(tables, kept)
+                    self.flush()
+            self._take(tables, kept)
+
+    def _take(self, tables: dict[str, pa.Table], kept: list[int]) -> None:
+        """Into the batch: the rows of the ``kept`` lines (then forgotten)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from pipeline.warehouse.dask_engine import LINE
+
+        if kept:
+            lines = pa.array(kept, pa.int64())
+            for table, data in tables.items():
+                rows = data.filter(pc.is_in(data[LINE], value_set=lines)).drop_columns([LINE])
+                self.batch.add_arrow(table, rows)
+            kept.clear()
+
+    def _route(self, file: InputFile, fact: LineFact, raw: bytes) -> bool:
+        """One prepared line routed; True when the rows the worker built for it stay
+        (a game loaded, or a line quarantined by the worker)."""
+        line = fact.line
+        key = (file.sha256, line)
+        s = self.summary
+        if key in self.quarantined:
+            s.already_present += 1
+            return False
+        game_id = fact.game_id
+        if fact.is_game and game_id is not None and game_id in self.known:
+            assert fact.digest is not None
+            self._known_id(file, line, game_id, fact.digest, raw)
+            return False
+        s.violations += fact.violations
+        if fact.loadable:
+            assert game_id is not None and fact.digest is not None
+            self.known[game_id] = fact.digest
+            s.games_loaded += 1
+        else:
+            self.quarantined.add(key)
+            s.quarantined += 1
+        return True
 
     def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
         """Route one item to games, quarantine or already present."""
