@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -143,10 +144,20 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
+CPU: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0,)) -> tuple[float, int]:
-    """Wall seconds of one whole process, and the peak RSS of its process tree (bytes)."""
+    """Wall seconds of one whole process, and the peak RSS of its process tree (bytes);
+    its CPU seconds (all its processes) go to ``CPU["last"]``."""
     if before is not None:
         before()
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
@@ -162,6 +173,7 @@ def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0,)) -> tu
     watcher.start()
     _, err = proc.communicate()
     wall = time.perf_counter() - start
+    CPU["last"] = _children_cpu() - cpu
     done.set()
     watcher.join()
     if proc.returncode not in ok:
@@ -270,12 +282,14 @@ def main() -> None:
     for _ in range(args.runs):
         for name, (cmd, before) in commands.items():
             wall, peak = run(cmd, before=before)
-            entry = measured.setdefault(name, {"cmd": " ".join(cmd), "seconds": [], "peak_rss": 0})
+            entry = measured.setdefault(name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss": 0})
             entry["seconds"].append(wall)
+            entry["cpu"].append(CPU["last"])
             entry["peak_rss"] = max(entry["peak_rss"], peak)
             print(f"  {name:16} {wall:7.2f}s", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
+        entry["median_cpu"] = statistics.median(entry["cpu"])
     peer_s = measured["openspiel_peer"]["median"]
     ratios = {
         "validate / peer (speed)": peer_s / measured["validate"]["median"],
@@ -285,6 +299,10 @@ def main() -> None:
         "dask 2 workers / dask 1 worker (speed)": measured["dask_1_worker"]["median"]
         / measured["dask_2_workers"]["median"],
         "dask 2 workers / peer (speed)": peer_s / measured["dask_2_workers"]["median"],
+        "validate / peer (CPU seconds, all processes)": measured["validate"]["median_cpu"]
+        / measured["openspiel_peer"]["median_cpu"],
+        "load / peer (CPU seconds, all processes)": measured["load"]["median_cpu"]
+        / measured["openspiel_peer"]["median_cpu"],
     }
     memory: dict[str, Any] = {}
     sizes = [("small", args.small_mb), ("large", args.large_mb)]
@@ -320,13 +338,16 @@ def main() -> None:
             )
     print(f"\n{args.games:,} games, {hands:,} hands; medians of {args.runs} runs (wall seconds):")
     for name, entry in measured.items():
-        print(f"  {name:16} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB")
+        print(
+            f"  {name:16} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
+            f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
+        )
     for name, entry in memory.items():
         print(
             f"  {name:16} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
             f"  ({entry['bytes'] / 1e6:.0f} MB input)"
         )
-    print("\nratios (above 1: tricklog faster / more memory):")
+    print("\nratios (speed: above 1, tricklog faster; CPU and RSS: above 1, tricklog uses more):")
     for name, value in ratios.items():
         print(f"  {name:42} {value:6.2f}")
     result = {

@@ -51,7 +51,9 @@ TOKENS: dict[Any, int] = {t: c for t, c in DECK_TOKENS[24].items() if c != UNKNO
 #: Call -> code: pass 0, order 1, clubs..spades 2..5.
 CALL_CODES: dict[Any, int] = {"pass": 0, "order": 1, "C": 2, "D": 3, "H": 4, "S": 5}
 _INT32 = 2**31 - 1
-_LIST, _INT, _TWO, _FULL = {list}, {int}, {2}, [4, 4, 4, 4, 4]
+_LIST, _DICT, _INT, _BOOL, _TWO, _FIVE = {list}, {dict}, {int}, {bool}, {2}, {5}
+_FULL = [4, 4, 4, 4, 4]
+_ZEROS = {n: [0] * n for n in range(26)}
 #: Padding of a trick of 2 or 3 plays to four ([-1, a card] stands for no play).
 _PAD = {n: [[-1, "9C"]] * (4 - n) for n in range(5)}
 
@@ -212,9 +214,8 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
     deal = get("deal")
     if type(deal) is not list or len(deal) != 4:
         raise _Unfit
-    for cards in deal:
-        if type(cards) is not list or len(cards) != 5:
-            raise _Unfit
+    if {type(cards) for cards in deal} != _LIST or {len(cards) for cards in deal} != _FIVE:
+        raise _Unfit
     kitty = get("kitty")
     if type(kitty) is not list or len(kitty) != 3:
         raise _Unfit
@@ -225,21 +226,25 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
     bids = get("bids")
     if type(bids) is not list or len(bids) > 8:
         raise _Unfit
-    seats, calls, alones = [0] * 8, [0] * 8, [0] * 8
-    for j, bid in enumerate(bids):
-        if type(bid) is not dict:
+    pad = _ZEROS[8 - len(bids)]
+    if bids:
+        if {type(bid) for bid in bids} != _DICT:
             raise _Unfit
-        seat = bid.get("seat")
-        if type(seat) is not int or not 0 <= seat <= 3:
+        seats = [bid.get("seat") for bid in bids]
+        if {type(seat) for seat in seats} != _INT or min(seats) < 0 or max(seats) > 3:
             raise _Unfit
-        alone = bid.get("alone", False)
-        if type(alone) is not bool:
+        alones = [bid.get("alone", False) for bid in bids]
+        if {type(alone) for alone in alones} != _BOOL:
             raise _Unfit
-        seats[j], calls[j], alones[j] = seat, CALL_CODES[bid.get("call")], alone
-    row.append(len(bids))
-    row += seats
-    row += calls
-    row += alones
+        row.append(len(bids))
+        row += seats
+        row += pad
+        row += [CALL_CODES[bid.get("call")] for bid in bids]
+        row += pad
+        row += alones
+        row += pad
+    else:
+        row += _ZEROS[25]
     discard = get("discard")
     row.append(-1 if discard is None else tokens[discard])
     defender = get("defender_alone")
