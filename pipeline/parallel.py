@@ -37,7 +37,7 @@ CHUNK_LINES = 500
 AHEAD = 3
 #: Inputs smaller than this are replayed without the fast path: loading its
 #: compiled kernel (about half a CPU second) would cost more than it saves.
-FAST_PATH_MIN_BYTES = 4 << 20
+FAST_PATH_MIN_BYTES = int(os.environ.get("TRICKLOG_FAST_PATH_MIN_BYTES", 4 << 20))
 
 
 def fast_path_for(path: str) -> bool:

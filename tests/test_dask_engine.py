@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,15 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client() -> Any:
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    )
+    # The workers take the fast path however small the input (the single-machine
+    # load it is compared with replays every game).
+    os.environ["TRICKLOG_FAST_PATH_MIN_BYTES"] = "0"
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    finally:
+        del os.environ["TRICKLOG_FAST_PATH_MIN_BYTES"]
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()

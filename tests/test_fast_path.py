@@ -26,6 +26,7 @@ from pipeline.games.euchre.corrupt import FAULTS, reclaim
 from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.rules import PRESETS, Rules
 from pipeline.games.euchre.simulate import simulate_game
+from pipeline.games.euchre.tables import game_facts, table_rows
 from pipeline.validate import validate
 
 pytest.importorskip("numba")
@@ -40,9 +41,22 @@ def reference_clean(record: dict[str, Any]) -> bool:
 
 
 def check_sound(records: list[dict[str, Any]]) -> tuple[list[bool], list[bool]]:
-    """Both verdicts; fails on any game the fast path clears and the replay does not."""
+    """Both verdicts; fails on any game the fast path clears and the replay does not,
+    and on any cleared game whose warehouse rows differ from the replay's."""
     cleared = fast.fast_check(records, min_games=0)
     clean = [reference_clean(r) for r in records]
+    replays = fast.fast_replays(records, min_games=0)
+    assert [r is not None for r in replays] == cleared
+    for record, replay in zip(records, replays, strict=True):
+        if replay is not None:
+            reference = replay_game(record)
+            assert table_rows(record, replay) == table_rows(record, reference), record["game_id"]
+            assert game_facts(replay) == game_facts(reference)
+            assert (replay.score, replay.ended_at, replay.complete) == (
+                reference.score,
+                reference.ended_at,
+                reference.complete,
+            )
     wrong = [
         r["game_id"] if isinstance(r, dict) else r
         for r, c, ok in zip(records, cleared, clean, strict=False)
@@ -227,3 +241,42 @@ def test_validate_with_and_without_the_fast_path(
     assert run(1) == reference
     assert run(2) == reference
     assert reference[0]["violations"] > 0
+
+
+def test_load_with_and_without_the_fast_path(
+    simulated: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers clearing games in bulk write the same rows as a load that replays every game."""
+    import duckdb
+
+    from pipeline import parallel
+    from pipeline.warehouse.api import load
+    from pipeline.warehouse.ddl import table_names
+
+    rng = random.Random(2)
+    lines = []
+    for record in simulated[:400]:
+        candidate = copy.deepcopy(record)
+        if rng.random() < 0.3:
+            _mutate(candidate["hands"], rng)
+        lines.append(orjson.dumps(candidate))
+    lines += [lines[3], b"[1]"]
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    reference = load([str(path)], tmp_path / "one.duckdb", batch_size=150)
+    monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)
+    fast_load = load([str(path)], tmp_path / "two.duckdb", batch_size=150, jobs=2)
+    assert {**fast_load.to_json(), "db": None} == {**reference.to_json(), "db": None}
+
+    def rows(db: Path) -> dict[str, list[str]]:
+        with duckdb.connect(str(db), read_only=True) as con:
+            return {
+                t: sorted(
+                    map(repr, con.execute(f"select * exclude (started_at, ended_at) from {t}").fetchall())
+                )
+                if t == "ingest_runs"
+                else sorted(map(repr, con.execute(f"select * from {t}").fetchall()))
+                for t in table_names()
+            }
+
+    assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")

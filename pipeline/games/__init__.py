@@ -116,6 +116,11 @@ class Game:
     fast_check: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
         default=None, compare=False
     )
+    #: The same, giving for each cleared game the replay ``replay`` gives (what the
+    #: game's warehouse rows are built from), for ``load``.  Optional.
+    fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+        default=None, compare=False
+    )
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.record_format!r})"
@@ -237,10 +242,13 @@ def cleared(game_id: str, hands: int) -> ClearedReplay:
     return ClearedReplay(game_id, [KNOWN_DEAL] * hands)
 
 
-def replay_items(items: Sequence[SourceItem], fast_path: bool = True) -> list[tuple[Replay, list[Violation]]]:
+def replay_items(
+    items: Sequence[SourceItem], fast_path: bool = True, *, full: bool = False
+) -> list[tuple[Replay, list[Violation]]]:
     """:func:`replay_item` of each item, the games a game's ``fast_check`` clears
     in bulk (unless ``fast_path`` is off) and the rest by their game's reference
-    ``replay``; the same results either way."""
+    ``replay``; the same results either way.  ``full``: a cleared game's replay
+    is the whole replay (``fast_replays``), not only the word that it is clean."""
     if not fast_path:
         return [replay_item(item) for item in items]
     fast: dict[str, list[int]] = {}
@@ -250,12 +258,13 @@ def replay_items(items: Sequence[SourceItem], fast_path: bool = True) -> list[tu
         if item.violations:
             continue
         game = game_for_record(item.record)
-        if game is not None and game.fast_check is not None:
+        hook = None if game is None else game.fast_replays if full else game.fast_check
+        if game is not None and hook is not None:
             fast.setdefault(game.name, []).append(i)
             games[game.name] = game
     out: list[tuple[Replay, list[Violation]] | None] = [None] * len(items)
     for name, indices in fast.items():
-        check = games[name].fast_check
+        check = games[name].fast_replays if full else games[name].fast_check
         assert check is not None
         records = [items[i].record for i in indices]
         for i, replay in zip(indices, check(records), strict=True):  # type: ignore[arg-type]

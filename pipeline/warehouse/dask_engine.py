@@ -199,7 +199,11 @@ class _TaggedRows:
 def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
     """One split of an input -> its rows as Arrow tables (``_line`` on every row)
     and a :class:`LineFact` per line: pure, the same on any machine."""
-    facts, tables = prepare_lines(split.file, split_lines(split), run_id)
+    from pipeline.parallel import fast_path_for
+
+    facts, tables = prepare_lines(
+        split.file, split_lines(split), run_id, fast_path=fast_path_for(split.file.path)
+    )
     return PreparedSplit(split, tables, facts)
 
 
@@ -208,17 +212,25 @@ def prepare_lines(
     lines: Iterable[tuple[int, bytes]],
     run_id: int,
     known: frozenset[str] | set[str] = frozenset(),
+    fast_path: bool = True,
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     """Numbered lines of an input -> a fact per line and the rows of them all as
     Arrow tables tagged with ``_line``.  A line whose id is in ``known`` is only
     hashed: the router counts it already present, or quarantines it."""
+    from pipeline.games import replay_items
     from pipeline.parallel import collector_paused
 
     tagged = _TaggedRows()
     facts: list[LineFact] = []
     with collector_paused():
-        for number, raw in lines:
-            one = prepare(parse_line(file.name, number, raw), raw)
+        prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
+        games = [
+            one.item
+            for _, _, one in prepared
+            if one.is_game and (one.game_id is None or one.game_id not in known)
+        ]
+        done = dict(zip(map(id, games), replay_items(games, fast_path, full=True), strict=True))
+        for number, raw, one in prepared:
             if not one.is_game:
                 located = [v.at(file=file.name, line=number) for v in one.item.violations]
                 reason = (
@@ -231,7 +243,7 @@ def prepare_lines(
             if one.game_id is not None and one.game_id in known:
                 facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
                 continue
-            replayed = replay_for_load(one.item, number, one.digest, run_id)
+            replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
             violations = replayed.violations
             if replayed.blocking or replayed.game_id is None:
                 blocking = replayed.blocking

@@ -40,7 +40,9 @@ def prepare_in_workers(
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
-    work = partial(_prepare_chunk, file, run_id)
+    from pipeline.parallel import fast_path_for
+
+    work = partial(_prepare_chunk, file, run_id, fast_path_for(file.path))
     chunks = line_chunks(file.path)
     for chunk, (facts, tables) in in_workers(
         chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))
@@ -48,7 +50,9 @@ def prepare_in_workers(
         yield chunk, facts, tables
 
 
-def _prepare_chunk(file: InputFile, run_id: int, chunk: Chunk) -> tuple[list[LineFact], dict[str, pa.Table]]:
+def _prepare_chunk(
+    file: InputFile, run_id: int, fast_path: bool, chunk: Chunk
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
     from pipeline.warehouse.dask_engine import prepare_lines
 
-    return prepare_lines(file, chunk, run_id, _KNOWN)
+    return prepare_lines(file, chunk, run_id, _KNOWN, fast_path)

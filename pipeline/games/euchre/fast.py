@@ -41,7 +41,9 @@ import numpy.typing as npt
 
 from pipeline.games.euchre.cards import DECK_TOKENS, EFFECTIVE, NINES_AND_TENS, POWER, SUIT_MASK, UNKNOWN
 from pipeline.games.euchre.record import GAME_FIELDS
-from pipeline.games.euchre.rules import Rules, RulesError
+from pipeline.games.euchre.rules import Call, Rules, RulesError, ThrowIn
+from pipeline.games.euchre.state import Bid, GameReplay, HandResult
+from pipeline.games.euchre.trick import Trick
 
 #: A batch of fewer games is left to the replay (``TRICKLOG_FAST_MIN_GAMES``; 0 in the tests).
 MIN_GAMES = int(os.environ.get("TRICKLOG_FAST_MIN_GAMES", "1"))
@@ -66,6 +68,10 @@ CLAIMS, NWINNERS, WINNERS, POINTS, SCORE = 99, 100, 101, 106, 108
 WIDTH = 110
 # Claims flags.
 HAS_WINNERS, HAS_POINTS, HAS_SCORE = 1, 2, 4
+# What the kernel says of each hand of a cleared game.
+O_P0, O_P1, O_TRUMP, O_MAKER, O_ROUND, O_ALONE, O_DEFENDER, O_DISCARD = range(8)
+O_MAKER_TRICKS, O_COMPLETE, O_THROWN, O_NTRICKS, O_LEADERS, O_WINNERS, O_S0 = 8, 9, 10, 11, 12, 17, 22
+O_WIDTH = 24
 # The per-game row: rules index, first hand, hands, initial score, final score.
 G_RULES, G_FIRST, G_HANDS, G_INIT, G_HAS_FINAL, G_FINAL = 0, 1, 2, 3, 5, 6
 G_WIDTH = 8
@@ -335,28 +341,106 @@ def fast_check(records: Sequence[dict[str, Any]], *, min_games: int | None = Non
     find no violation in it and every hand's deal is known.  False says nothing
     (the replay decides).  A batch of fewer than ``min_games`` records (default
     :data:`MIN_GAMES`) is left to the replay."""
-    limit = MIN_GAMES if min_games is None else min_games
+    checked = _check(records, min_games)
     cleared = [False] * len(records)
+    if checked is not None:
+        for i, _ in checked[0]:
+            cleared[i] = True
+    return cleared
+
+
+def fast_replays(
+    records: Sequence[dict[str, Any]], *, min_games: int | None = None
+) -> list[GameReplay | None]:
+    """For each record, the replay of a cleared game -- what
+    :func:`~pipeline.games.euchre.replay.replay_game` gives of it, built from what
+    the kernel found (for ``load``'s rows) -- or None (the replay decides)."""
+    out: list[GameReplay | None] = [None] * len(records)
+    checked = _check(records, min_games)
+    if checked is None:
+        return out
+    indices, games, hands, results, rules_of = checked
+    hand_rows = hands.tolist()
+    result_rows = results.tolist()
+    game_rows = games.tolist()
+    for i, g in indices:
+        record = records[i]
+        first, count = game_rows[g][G_FIRST], game_rows[g][G_HANDS]
+        rules = rules_of[game_rows[g][G_RULES]]
+        replay = GameReplay(record["game_id"], rules)
+        for n in range(count):
+            replay.hands.append(_hand_result(n, hand_rows[first + n], result_rows[first + n]))
+        last = replay.hands[-1].score
+        replay.score = last
+        replay.ended_at = next((h.index for h in replay.hands if max(h.score) >= rules.target), None)
+        out[i] = replay
+    return out
+
+
+_CALLS = [Call.PASS, Call.ORDER, Call.CLUBS, Call.DIAMONDS, Call.HEARTS, Call.SPADES]
+
+
+def _hand_result(index: int, row: list[int], out: list[int]) -> HandResult:
+    """A cleared hand as the replay's :class:`HandResult`."""
+    nbids = row[NBIDS]
+    bids = [Bid(row[BID_SEAT + j], _CALLS[row[BID_CALL + j]], bool(row[BID_ALONE + j])) for j in range(nbids)]
+    maker = out[O_MAKER]
+    result = HandResult(
+        index,
+        row[DEALER],
+        upcard=row[UPCARD],
+        bids=bids,
+        trump=None if out[O_TRUMP] < 0 else out[O_TRUMP],
+        maker=None if maker < 0 else maker,
+        round=out[O_ROUND] or None,
+        alone=bool(out[O_ALONE]),
+        defender_alone=None if out[O_DEFENDER] < 0 else out[O_DEFENDER],
+        discard=None if out[O_DISCARD] < 0 else out[O_DISCARD],
+        maker_tricks=out[O_MAKER_TRICKS],
+        points=(out[O_P0], out[O_P1]),
+        score=(out[O_S0], out[O_S0 + 1]),
+        thrown_in=ThrowIn.ALL_PASSED if out[O_THROWN] else None,
+        complete=bool(out[O_COMPLETE]),
+        valid=True,
+        deal_known=True,
+    )
+    if out[O_NTRICKS]:
+        for t in range(5):
+            n = row[TRICK_LEN + t]
+            seats = row[PLAY_SEAT + 4 * t : PLAY_SEAT + 4 * t + n]
+            cards = row[PLAY_CARD + 4 * t : PLAY_CARD + 4 * t + n]
+            result.tricks.append(
+                Trick.of(out[O_LEADERS + t], zip(seats, cards, strict=True), out[O_WINNERS + t])
+            )
+    return result
+
+
+def _check(
+    records: Sequence[dict[str, Any]], min_games: int | None
+) -> tuple[list[tuple[int, int]], Any, Any, Any, list[Rules]] | None:
+    """The kernel over a batch: (record index, game row) of each cleared record, the
+    arrays, the rules by index."""
+    limit = MIN_GAMES if min_games is None else min_games
     if len(records) < max(limit, 1):
-        return cleared
+        return None
     kernel = _kernel()
     if kernel is None:
-        return cleared
+        return None
     batch = _Batch()
     laid_out = []
     for i, record in enumerate(records):
         if _lay_out_game(batch, record):
             laid_out.append(i)
     if not laid_out:
-        return cleared
+        return None
     hands = np.array(batch.hands, dtype=np.int64).reshape(-1, WIDTH)
     games = np.array(batch.games, dtype=np.int64).reshape(-1, G_WIDTH)
     rules = np.array(batch.rules_rows, dtype=np.int64).reshape(-1, R_WIDTH)
     ok = np.zeros(len(laid_out), dtype=np.bool_)
-    kernel(games, hands, rules, _EFFECTIVE, _SUIT_MASK, _POWER, NINES_AND_TENS, ok)
-    for i, good in zip(laid_out, ok.tolist(), strict=True):
-        cleared[i] = good
-    return cleared
+    results = np.zeros((len(hands), O_WIDTH), dtype=np.int64)
+    kernel(games, hands, rules, _EFFECTIVE, _SUIT_MASK, _POWER, NINES_AND_TENS, ok, results)
+    cleared = [(i, g) for g, (i, good) in enumerate(zip(laid_out, ok.tolist(), strict=True)) if good]
+    return cleared, games, hands, results, list(batch.rules)
 
 
 _KERNEL: Any = None

@@ -38,6 +38,19 @@ from pipeline.games.euchre.fast import (
     NBIDS,
     NTRICKS,
     NWINNERS,
+    O_ALONE,
+    O_COMPLETE,
+    O_DEFENDER,
+    O_DISCARD,
+    O_LEADERS,
+    O_MAKER,
+    O_MAKER_TRICKS,
+    O_NTRICKS,
+    O_ROUND,
+    O_S0,
+    O_THROWN,
+    O_TRUMP,
+    O_WINNERS,
     PLAY_CARD,
     PLAY_SEAT,
     POINTS,
@@ -103,9 +116,13 @@ def _claimed_points_ok(row: Any, p0: int, p1: int) -> bool:
 
 @numba.njit(inline="always")
 def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens: int, out: Any) -> bool:
-    """One hand; its points by team go to ``out``.  False: the replay would report something."""
-    out[0] = 0
-    out[1] = 0
+    """One hand; what it came to goes to ``out`` (points by team, trump, maker, ...:
+    the ``O_*`` layout).  False: the replay would report something."""
+    out[:] = 0
+    out[O_TRUMP] = -1
+    out[O_MAKER] = -1
+    out[O_DEFENDER] = -1
+    out[O_DISCARD] = -1
     dealer = row[DEALER]
     upcard = row[UPCARD]
     # Deal phase: the upcard, the deal, the kitty; no card twice.
@@ -134,6 +151,8 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
             return False
         if row[DISCARD] >= 0 or ntricks:
             return False
+        out[O_THROWN] = 1
+        out[O_COMPLETE] = 1
         return _claimed_points_ok(row, 0, 0)
     if rules[R_FARMERS]:
         for s in range(4):
@@ -178,12 +197,19 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
         if passes == 8:  # thrown in as all passed, though the record does not say so
             if rules[R_STICK]:
                 return False
+            out[O_THROWN] = 1
+            out[O_COMPLETE] = 1
             return _claimed_points_ok(row, 0, 0)
         return True  # bidding cut short: an incomplete hand, no claim of points is checked
+    out[O_MAKER] = maker
+    out[O_ALONE] = alone
+    out[O_ROUND] = round_
+    out[O_TRUMP] = trump
     # Lone defender phase.
     defender = row[DEFENDER]
     if defender >= 0 and (not rules[R_DEFEND_ALONE] or (defender & 1) == (maker & 1)):
         return False
+    out[O_DEFENDER] = defender
     # Discard phase.
     discard = row[DISCARD]
     partner_alone = alone and maker == (dealer + 2) % 4
@@ -203,6 +229,7 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
         if not held[dealer] & b:
             return False
         held[dealer] &= ~b
+        out[O_DISCARD] = discard
     if ntricks == 0:
         return True  # no play recorded: incomplete, no claim of points is checked
     # Play phase: who sits out, who leads.
@@ -229,6 +256,7 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
         if row[TRICK_LEN + t] != active:
             return False
         turn = leader
+        turn_start = leader
         led = -1
         follow = np.int64(0)
         best_power = -1
@@ -256,10 +284,15 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
             while turn in (out1, out2):
                 turn = (turn + 1) % 4
         winners[t] = winner
+        out[O_LEADERS + t] = turn_start
+        out[O_WINNERS + t] = winner
         if (winner & 1) == (maker & 1):
             maker_tricks += 1
         leader = winner
     # Scoring phase and the claims.
+    out[O_NTRICKS] = 5
+    out[O_COMPLETE] = 1
+    out[O_MAKER_TRICKS] = maker_tricks
     mp, dp = _maker_points(rules, maker_tricks, alone, defender >= 0)
     if maker & 1:
         out[0], out[1] = dp, mp
@@ -274,11 +307,18 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
 
 @numba.njit(cache=True, nogil=True)
 def check_games(
-    games: Any, hands: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens: int, ok: Any
+    games: Any,
+    hands: Any,
+    rules: Any,
+    eff: Any,
+    suit_mask: Any,
+    power: Any,
+    nines_tens: int,
+    ok: Any,
+    results: Any,
 ) -> None:
     """``ok[g]``: game ``g`` is clean (every hand, the dealer rotation, the running
     and final scores, no hand after the game was won)."""
-    points = np.zeros(2, dtype=np.int64)
     for g in range(games.shape[0]):
         rule = rules[games[g, G_RULES]]
         first = games[g, G_FIRST]
@@ -295,11 +335,14 @@ def check_games(
             if previous >= 0 and row[DEALER] != (previous + 1) % 4:
                 good = False
                 break
+            points = results[h]
             if not _hand(row, rule, eff, suit_mask, power, nines_tens, points):
                 good = False
                 break
             s0 += points[0]
             s1 += points[1]
+            points[O_S0] = s0
+            points[O_S0 + 1] = s1
             if row[CLAIMS] & HAS_SCORE and (row[SCORE] != s0 or row[SCORE + 1] != s1):
                 good = False
                 break

@@ -68,6 +68,12 @@ def _fast_check(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
     ]
 
 
+def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
+    from pipeline.games.euchre.fast import fast_replays
+
+    return list(fast_replays(records))
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -88,4 +94,5 @@ GAME = Game(
     simulator=_simulator,
     folder=Path(__file__).parent,
     fast_check=_fast_check,
+    fast_replays=_fast_replays,
 )
