@@ -35,7 +35,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -211,61 +211,70 @@ def prepare_lines(
     file: InputFile,
     lines: Iterable[tuple[int, bytes]],
     run_id: int,
-    known: frozenset[str] | set[str] = frozenset(),
+    known: Collection[str] = frozenset(),
     fast_path: bool = True,
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     """Numbered lines of an input -> a fact per line and the rows of them all as
     Arrow tables tagged with ``_line``.  A line whose id is in ``known`` is only
     hashed: the router counts it already present, or quarantines it."""
-    from pipeline.games import replay_items
     from pipeline.parallel import collector_paused
+
+    with collector_paused():  # what the chunk allocates is freed before the collector runs again
+        return _prepare_lines(file, lines, run_id, known, fast_path)
+
+
+def _prepare_lines(
+    file: InputFile,
+    lines: Iterable[tuple[int, bytes]],
+    run_id: int,
+    known: Collection[str],
+    fast_path: bool,
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    from pipeline.games import replay_items
 
     tagged = _TaggedRows()
     facts: list[LineFact] = []
-    with collector_paused():
-        prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
-        games = [
-            one.item
-            for _, _, one in prepared
-            if one.is_game and (one.game_id is None or one.game_id not in known)
-        ]
-        done = dict(zip(map(id, games), replay_items(games, fast_path, full=True), strict=True))
-        for number, raw, one in prepared:
-            if not one.is_game:
-                located = [v.at(file=file.name, line=number) for v in one.item.violations]
-                reason = (
-                    located[0] if located else _violation("malformed_json", "not a game", None, file, number)
-                )
-                _quarantine_rows(tagged, file, number, None, reason, raw, located or [reason], run_id)
-                facts.append(LineFact(number, False, None, None, False, len(located or [reason])))
-                continue
-            assert one.digest is not None
-            if one.game_id is not None and one.game_id in known:
-                facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
-                continue
-            replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
-            violations = replayed.violations
-            if replayed.blocking or replayed.game_id is None:
-                blocking = replayed.blocking
-                reason = _violation(
-                    "schema",
-                    "; ".join(v.message for v in blocking),
-                    replayed.game_id,
-                    file,
-                    number,
-                    path=blocking[0].path,
-                )
-                _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
-                loadable = False
-            elif replayed.rows is None:
-                reason = _violation("unsupported", replayed.unsupported or "", replayed.game_id, file, number)
-                _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
-                loadable = False
-            else:
-                tagged.add(replayed.rows, number)
-                loadable = True
-            facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
-        tables = tagged.tables(table_models())
+    prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
+    games = [
+        one.item
+        for _, _, one in prepared
+        if one.is_game and (one.game_id is None or one.game_id not in known)
+    ]
+    done = dict(zip(map(id, games), replay_items(games, fast_path, full=True), strict=True))
+    for number, raw, one in prepared:
+        if not one.is_game:
+            located = [v.at(file=file.name, line=number) for v in one.item.violations]
+            reason = located[0] if located else _violation("malformed_json", "not a game", None, file, number)
+            _quarantine_rows(tagged, file, number, None, reason, raw, located or [reason], run_id)
+            facts.append(LineFact(number, False, None, None, False, len(located or [reason])))
+            continue
+        assert one.digest is not None
+        if one.game_id is not None and one.game_id in known:
+            facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
+            continue
+        replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
+        violations = replayed.violations
+        if replayed.blocking or replayed.game_id is None:
+            blocking = replayed.blocking
+            reason = _violation(
+                "schema",
+                "; ".join(v.message for v in blocking),
+                replayed.game_id,
+                file,
+                number,
+                path=blocking[0].path,
+            )
+            _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
+            loadable = False
+        elif replayed.rows is None:
+            reason = _violation("unsupported", replayed.unsupported or "", replayed.game_id, file, number)
+            _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
+            loadable = False
+        else:
+            tagged.add(replayed.rows, number)
+            loadable = True
+        facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
+    tables = tagged.tables(table_models())
     return facts, tables
 
 

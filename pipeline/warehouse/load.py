@@ -208,7 +208,7 @@ class _Loader:
         return self.summary
 
     def _read(self, file: InputFile, fmt: str) -> None:
-        if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
+        if reader_for(file.path, fmt) is read_jsonl:
             self._read_in_workers(file)
             return
         items = (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
@@ -222,12 +222,18 @@ class _Loader:
                 self.flush()
 
     def _read_in_workers(self, file: InputFile) -> None:
-        """Workers prepare chunks of lines (facts, and rows as Arrow tagged with their
-        line); each line is routed here, in order, as :meth:`_classify` routes it,
-        and the rows of the lines that stay go into the batch."""
-        from pipeline.warehouse.parallel_load import prepare_in_workers
+        """Workers (this process, with one job) prepare chunks of lines (facts, and
+        rows as Arrow tagged with their line); each line is routed here, in order,
+        as :meth:`_classify` routes it, and the rows of the lines that stay go into
+        the batch."""
+        from pipeline.warehouse.parallel_load import prepare_here, prepare_in_workers
 
-        for chunk, facts, tables in prepare_in_workers(file, self.summary.run_id, self.jobs, set(self.known)):
+        run_id = self.summary.run_id
+        if self.jobs > 1:
+            chunks = prepare_in_workers(file, run_id, self.jobs, set(self.known))
+        else:
+            chunks = prepare_here(file, run_id, self.known.keys())
+        for chunk, facts, tables in chunks:
             raws = dict(chunk)
             kept: list[int] = []
             for fact in facts:

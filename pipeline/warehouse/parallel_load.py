@@ -6,7 +6,7 @@ rows of the lines it loads.  No per-row Python object crosses processes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -47,6 +47,20 @@ def prepare_in_workers(
     for chunk, (facts, tables) in in_workers(
         chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))
     ):
+        yield chunk, facts, tables
+
+
+def prepare_here(
+    file: InputFile, run_id: int, known: Collection[str]
+) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
+    """What :func:`prepare_in_workers` gives, done in this process (``known``: the
+    ids loaded so far, looked up live)."""
+    from pipeline.parallel import fast_path_for
+    from pipeline.warehouse.dask_engine import prepare_lines
+
+    fast_path = fast_path_for(file.path)
+    for chunk in line_chunks(file.path):
+        facts, tables = prepare_lines(file, chunk, run_id, known, fast_path)
         yield chunk, facts, tables
 
 
