@@ -36,7 +36,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -396,16 +396,19 @@ def load_dask(
     one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core)."""
     from pipeline.sources import STDIN, expand_inputs
 
-    target = Path(directory)
+    target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
     inputs = expand_inputs(paths)
     if STDIN in inputs:
         raise WarehouseError("--engine dask reads files, not standard input")
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        files = [_input_file(p, Path(spool)) for p in inputs]
+        # workers may run elsewhere, in another folder: absolute paths (names stay as given)
+        files = [
+            replace(f, path=os.path.abspath(f.path)) for f in (_input_file(p, Path(spool)) for p in inputs)
+        ]
     started = dt.datetime.now(dt.UTC)
-    summary = LoadSummary(1, str(target), files)
+    summary = LoadSummary(1, str(directory), files)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
