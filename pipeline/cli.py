@@ -70,7 +70,7 @@ def validate(
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
-    ] = 1,
+    ] = 0,
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
     """Replay every game against its rules and report each violation."""
@@ -127,7 +127,14 @@ def simulate(
         typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
 
 
-DbOption = Annotated[Path, typer.Option("--db", help="The warehouse: a DuckDB file.", metavar="FILE")]
+DbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        help="The warehouse: a DuckDB file, or a data set folder written by load --engine dask.",
+        metavar="PATH",
+    ),
+]
 PlayersOption = Annotated[
     Path | None,
     typer.Option(
@@ -150,9 +157,23 @@ def load(
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
-    ] = 1,
+    ] = 0,
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
     players: PlayersOption = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="local: into the DuckDB file --db; dask: a Parquet data set in the folder --db, "
+            "replayed on a Dask cluster (--jobs local workers, or --scheduler).",
+        ),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="With --engine dask: the Dask scheduler's address (default: a local cluster)."
+        ),
+    ] = None,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
@@ -162,14 +183,27 @@ def load(
     from pipeline.warehouse.api import load as load_games
     from pipeline.warehouse.players import store_players
 
+    if engine not in ("local", "dask"):
+        fail(f"--engine must be local or dask, not {engine!r}")
+    if scheduler is not None and engine != "dask":
+        fail("--scheduler goes with --engine dask")
     try:
         identity = read_players(players) if players is not None else None
-        if identity is not None:
-            store_players(db, identity)
-        with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
-            summary = load_games(
-                paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
-            )
+        if engine == "dask":
+            from pipeline.warehouse.dask_engine import load_dask
+
+            if from_ not in ("auto", "jsonl", "euchre"):
+                fail("--engine dask reads JSON Lines of records (--from jsonl)")
+            if identity is not None:
+                fail("--players goes with a DuckDB warehouse (--engine local); give it to report instead")
+            summary = load_dask(paths, db, scheduler=scheduler, workers=jobs or None)
+        else:
+            if identity is not None:
+                store_players(db, identity)
+            with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
+                summary = load_games(
+                    paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
+                )
     except TricklogError as e:
         fail(str(e))
     if as_json:

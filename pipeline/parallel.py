@@ -11,10 +11,12 @@ large the input.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from itertools import islice
@@ -22,17 +24,29 @@ from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
 from pipeline.copies import fingerprints_of
-from pipeline.games import replay_item
+from pipeline.games import replay_items
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: Lines per task sent to a worker: enough to amortise the hand-over.
-CHUNK_LINES = 200
+#: Lines per task sent to a worker: enough to amortise the hand-over and to
+#: give the fast path (``Game.fast_check``) a batch worth a compiled call.
+CHUNK_LINES = 500
 #: Tasks in flight per worker.
 AHEAD = 3
+#: Inputs smaller than this are replayed without the fast path: loading its
+#: compiled kernel (about half a CPU second) would cost more than it saves.
+FAST_PATH_MIN_BYTES = int(os.environ.get("TRICKLOG_FAST_PATH_MIN_BYTES", 4 << 20))
+
+
+def fast_path_for(path: str) -> bool:
+    """Whether an input is large enough for the fast path (standard input: assumed so)."""
+    try:
+        return os.stat(path).st_size >= FAST_PATH_MIN_BYTES
+    except OSError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +80,12 @@ def jobs_for(requested: int) -> int:
 
 def in_workers(
     chunks: Iterator[T],
-    work: Callable[[T], list[R]],
+    work: Callable[[T], R],
     jobs: int,
     *,
     fresh: bool = False,
     setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
-) -> Iterator[tuple[T, list[R]]]:
+) -> Iterator[tuple[T, R]]:
     """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
     ``AHEAD`` chunks per process are in flight.
 
@@ -80,7 +94,7 @@ def in_workers(
     a caller holding an open database connection needs (a forked child would
     share its file handles and locks).  ``setup`` is ``(function, args)`` run
     once in each worker as it starts."""
-    pending: deque[tuple[T, AsyncResult[list[R]]]] = deque()
+    pending: deque[tuple[T, AsyncResult[R]]] = deque()
     initializer, initargs = setup if setup is not None else (None, ())
     with _context(fresh).Pool(jobs, initializer, initargs) as pool:
         while True:
@@ -108,20 +122,49 @@ def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
 def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
     """Each line of a JSON Lines input as an item, the digest of its replay (None when
     it is no game) and its violations, in order, replayed by ``jobs`` processes."""
-    work = partial(_replay_lines, path)
+    work = partial(_replay_lines, path, fast_path=fast_path_for(path))
     for _, results in in_workers(line_chunks(path), work, jobs):
         for number, raw, digest, violations in results:
             yield SourceItem(path, number, raw, None), digest, violations
 
 
-def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]:
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a chunk is parsed and replayed.
+
+    A chunk is hundreds of parsed records alive at once (acyclic: reference
+    counting frees them); with the collector on, each young collection that
+    promotes them makes the older ones costlier, and parsing a chunk of 500
+    games took three times as long as replaying it."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def replay_lines(path: str, chunk: list[tuple[int, bytes]], fast_path: bool = True) -> list[LineResult]:
+    """Each line of a chunk parsed and replayed (clean games cleared in bulk by
+    their game's fast path), as what ``validate`` needs of it."""
+    with collector_paused():
+        return _replay_chunk(path, chunk, fast_path)
+
+
+def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) -> list[LineResult]:
+    items = [parse_line(path, number, line) for number, line in chunk]
+    games = [item for item in items if item.record is not None]
+    # whole replays of cleared games too: copies are recognised by their hands' fingerprints
+    replays = iter(replay_items(games, fast_path, full=True))
     out: list[LineResult] = []
-    for number, line in chunk:
-        item = parse_line(path, number, line)
+    for item in items:
+        number = item.line
+        assert number is not None
         if item.record is None:
             out.append((number, item.raw, None, [v.at(file=path, line=number) for v in item.violations]))
             continue
-        replay, located = replay_item(item)
+        replay, located = next(replays)
         hands = [KNOWN_DEAL if h.deal_known else INFERRED_DEAL for h in replay.hands]
         digest = ReplayDigest(
             replay.game_id,
@@ -132,3 +175,16 @@ def _replay_lines(path: str, chunk: list[tuple[int, bytes]]) -> list[LineResult]
         )
         out.append((number, None, digest, located))
     return out
+
+
+_replay_lines = replay_lines
+
+
+def replay_jsonl_here(path: str) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
+    """What :func:`replay_jsonl` gives, done in this process a chunk at a time (so
+    that clean games are cleared in bulk, and each chunk's records are freed
+    before the collector runs again)."""
+    fast_path = fast_path_for(path)
+    for chunk in line_chunks(path):
+        for number, raw, digest, violations in replay_lines(path, chunk, fast_path):
+            yield SourceItem(path, number, raw, None), digest, violations

@@ -147,7 +147,9 @@ def check_games(items: Iterable[SourceItem]) -> Iterator[CheckedGame]:
 def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iterator[CheckedGame]:
     """Every game of every input, checked in input order.  With ``jobs`` > 1, JSON
     Lines inputs are parsed and replayed by that many worker processes; a game's
-    ``replay`` is then a digest and its ``record`` is not kept."""
+    ``replay`` is then a digest and its ``record`` is not kept.  With one job too,
+    JSON Lines are replayed a chunk at a time into digests, so that a game's
+    fast path (``Game.fast_check``) clears clean games in bulk."""
     return _with_repeats(_replay_files(_existing_inputs(paths, fmt), fmt, jobs))
 
 
@@ -161,6 +163,10 @@ def _replay_files(files: list[str], fmt: str, jobs: int) -> Iterator[Replayed]:
             from pipeline.parallel import replay_jsonl
 
             yield from replay_jsonl(path, jobs)
+        elif reader is read_jsonl:
+            from pipeline.parallel import replay_jsonl_here
+
+            yield from replay_jsonl_here(path)
         else:
             yield from _replay_each(reader(path))
 

@@ -113,6 +113,17 @@ class Game:
     fingerprints: Callable[[Any], Sequence[str | None]] | None = None
     #: The folder of the game's package (its SQL files, schema files).
     folder: Path | None = field(default=None, compare=False)
+    #: The fast path: a batch of the game's records -> for each, a replay when the
+    #: game is *cleared* (the reference ``replay`` would find no violation; every
+    #: hand's deal known), else None (the reference replay decides).  Optional.
+    fast_check: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+        default=None, compare=False
+    )
+    #: The same, giving for each cleared game the replay ``replay`` gives (what the
+    #: game's warehouse rows are built from), for ``load``.  Optional.
+    fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+        default=None, compare=False
+    )
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.record_format!r})"
@@ -216,6 +227,62 @@ def replay_record(record: dict[str, Any]) -> Replay:
     said = "format is missing" if fmt is None else f"format {fmt!r} is not a game tricklog knows"
     message = f"{said}; the installed games read {', '.join(map(repr, record_formats()))}"
     return UnclaimedRecord(game_id, [Violation("schema", message, game_id, None, "format")])
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """A hand as a cleared game's replay gives it: all that is known is that it was clean."""
+
+    deal_known: bool
+
+
+KNOWN_DEAL = HandSummary(True)
+
+
+@dataclass(slots=True)
+class ClearedReplay:
+    """The replay of a game the fast path cleared: no violation, every deal known."""
+
+    game_id: str | None
+    hands: Sequence[HandOutcome]
+    violations: list[Violation] = field(default_factory=list)
+    unknown_fields: list[str] = field(default_factory=list)
+
+
+def cleared(game_id: str, hands: int) -> ClearedReplay:
+    """What a game's ``fast_check`` says of a game it cleared, of ``hands`` hands."""
+    return ClearedReplay(game_id, [KNOWN_DEAL] * hands)
+
+
+def replay_items(
+    items: Sequence[SourceItem], fast_path: bool = True, *, full: bool = False
+) -> list[tuple[Replay, list[Violation]]]:
+    """:func:`replay_item` of each item, the games a game's ``fast_check`` clears
+    in bulk (unless ``fast_path`` is off) and the rest by their game's reference
+    ``replay``; the same results either way.  ``full``: a cleared game's replay
+    is the whole replay (``fast_replays``), not only the word that it is clean."""
+    if not fast_path:
+        return [replay_item(item) for item in items]
+    fast: dict[str, list[int]] = {}
+    games: dict[str, Game] = {}
+    for i, item in enumerate(items):
+        assert item.record is not None
+        if item.violations:
+            continue
+        game = game_for_record(item.record)
+        hook = None if game is None else game.fast_replays if full else game.fast_check
+        if game is not None and hook is not None:
+            fast.setdefault(game.name, []).append(i)
+            games[game.name] = game
+    out: list[tuple[Replay, list[Violation]] | None] = [None] * len(items)
+    for name, indices in fast.items():
+        check = games[name].fast_replays if full else games[name].fast_check
+        assert check is not None
+        records = [items[i].record for i in indices]
+        for i, replay in zip(indices, check(records), strict=True):  # type: ignore[arg-type]
+            if replay is not None:
+                out[i] = (replay, [])
+    return [done if done is not None else replay_item(item) for done, item in zip(out, items, strict=True)]
 
 
 def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:

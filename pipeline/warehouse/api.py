@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect
 from pipeline.warehouse.export import export_parquet
 from pipeline.warehouse.load import LoadSummary, load
+from pipeline.warehouse.meta import META_TABLE
 from pipeline.warehouse.query import run_query
 
 if TYPE_CHECKING:
@@ -43,11 +44,13 @@ class Warehouse:
 
     def tables(self) -> list[str]:
         """The names of the tables and views in the warehouse: the core's (``games``, ...), then
-        each game's qualified by its schema (``euchre.hands``, ...)."""
+        each game's qualified by its schema (``euchre.hands``, ...); not tricklog's own
+        bookkeeping (``tricklog_meta``)."""
         rows = self.con.execute(
             "select if(table_schema = 'main', table_name, table_schema || '.' || table_name) "
-            "from information_schema.tables where table_catalog = current_database() "
-            "order by table_schema != 'main', table_schema, table_name"
+            "from information_schema.tables where table_catalog = current_database() and table_name <> ? "
+            "order by table_schema != 'main', table_schema, table_name",
+            [META_TABLE],
         ).fetchall()
         return [str(r[0]) for r in rows]
 

@@ -122,6 +122,8 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     db = str(path)
+    if read_only and Path(db).is_dir():
+        return _open_dataset(db)
     if read_only and not Path(db).is_file():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     try:
@@ -163,6 +165,20 @@ def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
             con.execute(tables.ddl)
         mark_warehouse(con)
         con.commit()
+
+
+def _open_dataset(folder: str) -> duckdb.DuckDBPyConnection:
+    """A Parquet data set written by ``load --engine dask``, read as a warehouse:
+    an in-memory session of views, locked down with only that folder readable."""
+    from pipeline.warehouse.dask_engine import MARKER, is_dataset, open_dataset
+    from pipeline.warehouse.guard import lock_down
+
+    if not is_dataset(folder):
+        raise WarehouseError(f"{folder}: a folder, but not a tricklog data set (no {MARKER})")
+    con = open_dataset(folder)
+    install_query_macros(con)
+    lock_down(con, [str(Path(folder).resolve()) + "/"])
+    return con
 
 
 def _lock_down(con: duckdb.DuckDBPyConnection) -> None:

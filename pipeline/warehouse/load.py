@@ -52,6 +52,11 @@ from pipeline.warehouse.prepare import Prepared, Replayed, prepare, replay_for_l
 from pipeline.warehouse.tables import Batch
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from pipeline.warehouse.dask_engine import LineFact
+
+if TYPE_CHECKING:
     import duckdb
     import pandera.polars as pa
     import polars as pl
@@ -251,7 +256,11 @@ class _Loader:
         return self.summary
 
     def _read(self, file: InputFile, fmt: str) -> None:
-        for ordinal, prepared in enumerate(self._prepared(file, fmt), start=1):
+        if reader_for(file.path, fmt) is read_jsonl:
+            self._read_in_workers(file)
+            return
+        items = (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
+        for ordinal, prepared in enumerate(items, start=1):
             self.summary.lines += 1
             line = prepared.item.line if prepared.item.line is not None else ordinal
             self._classify(file, line, prepared)
@@ -260,12 +269,71 @@ class _Loader:
             if len(self.batch) + len(self.admitted) + len(self.pending) >= self.batch_size:
                 self.flush()
 
-    def _prepared(self, file: InputFile, fmt: str) -> Iterator[Prepared]:
-        if self.jobs > 1 and reader_for(file.path, fmt) is read_jsonl:
-            from pipeline.warehouse.parallel_load import prepare_in_workers
+    def _read_in_workers(self, file: InputFile) -> None:
+        """Workers (this process, with one job) prepare chunks of lines (facts, and
+        rows as Arrow tagged with their line); each line is routed here, in order,
+        as :meth:`_classify` routes it, and the rows of the lines that stay go into
+        the batch."""
+        from pipeline.warehouse.parallel_load import prepare_here, prepare_in_workers
 
-            return prepare_in_workers(file.name, file.path, self.summary.run_id, self.jobs, set(self.known))
-        return (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
+        run_id = self.summary.run_id
+        if self.jobs > 1:
+            chunks = prepare_in_workers(file, run_id, self.jobs, set(self.known))
+        else:
+            chunks = prepare_here(file, run_id, self.known.keys())
+        for chunk, facts, tables in chunks:
+            raws = dict(chunk)
+            kept: list[int] = []
+            bad = [(f.line, raws[f.line]) for f in facts if not f.loadable and f.game_id not in self.known]
+            present = {bad[i][0] for i in _already_quarantined(self.con, bad)}
+            for fact in facts:
+                self.summary.lines += 1
+                if self._route(file, fact, raws[fact.line], fact.line in present):
+                    kept.append(fact.line)
+                if self.on_line is not None:
+                    self.on_line()
+                if len(self.batch) + len(kept) >= self.batch_size:
+                    self._take(tables, kept)
+                    self.flush()
+            self._take(tables, kept)
+
+    def _take(self, tables: dict[str, pa.Table], kept: list[int]) -> None:
+        """Into the batch: the rows of the ``kept`` lines (then forgotten)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from pipeline.warehouse.dask_engine import LINE
+
+        if kept:
+            lines = pa.array(kept, pa.int64())
+            for table, data in tables.items():
+                rows = data.filter(pc.is_in(data[LINE], value_set=lines)).drop_columns([LINE])
+                self.batch.add_arrow(table, rows)
+            kept.clear()
+
+    def _route(self, file: InputFile, fact: LineFact, raw: bytes, quarantined: bool) -> bool:
+        """One prepared line routed; True when the rows the worker built for it stay
+        (a game loaded, or a line quarantined by the worker).  ``quarantined``: the
+        same bytes at the same line number are in quarantine already."""
+        line = fact.line
+        s = self.summary
+        game_id = fact.game_id
+        if fact.is_game and game_id is not None and game_id in self.known:
+            assert fact.digest is not None
+            self._known_id(file, line, game_id, fact.digest, raw)
+            return False
+        s.violations += fact.violations
+        if fact.loadable:
+            assert game_id is not None and fact.digest is not None
+            self.known[game_id] = fact.digest
+            s.games_loaded += 1
+            return True
+        if quarantined or not self.pending.add_key(line, raw):
+            s.violations -= fact.violations
+            s.already_present += 1  # loaded before, or the same line earlier in this batch
+            return False
+        s.quarantined += 1
+        return True
 
     def _classify(self, file: InputFile, line: int, prepared: Prepared) -> None:
         """Route one item to games, quarantine or already present."""
@@ -326,7 +394,7 @@ class _Loader:
         """Move the batch's pending lines into quarantine, but for those already there
         (the same content at the same line number: a file loaded again, or grown)."""
         pending, self.pending = self.pending, _PendingQuarantine()
-        present = _already_quarantined(self.con, pending.entries)
+        present = _already_quarantined(self.con, [(e[0][2], e[3]) for e in pending.entries])
         for i, (where, game_id, reason, raw, violations) in enumerate(pending.entries):
             if i in present:
                 self.summary.already_present += 1
@@ -391,7 +459,7 @@ class _Loader:
         self, games: list[tuple[InputFile, int, str, bytes, Replayed]], base: Batch | None = None
     ) -> Batch:
         batch = Batch(self.summary.run_id)
-        batch.extend((base or self.batch).rows)
+        batch.include(base or self.batch)
         for *_, replayed in games:
             assert replayed.rows is not None  # with the game's violations
             batch.extend(replayed.rows)
@@ -483,26 +551,33 @@ class _PendingQuarantine:
 
     def add(self, entry: Pending) -> bool:
         """Keep an entry; False when the same content at the same line is already kept."""
-        key = (entry[0][2], hashlib.sha256(entry[3]).hexdigest())
-        if key in self._keys:
+        if not self.add_key(entry[0][2], entry[3]):
             return False
-        self._keys.add(key)
         self.entries.append(entry)
         return True
 
+    def add_key(self, line: int, raw: bytes) -> bool:
+        """Note a line quarantined in this batch; False when the same content at the
+        same line is noted already."""
+        key = (line, hashlib.sha256(raw).hexdigest())
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        return True
 
-def _already_quarantined(con: duckdb.DuckDBPyConnection, entries: list[Pending]) -> set[int]:
-    """The indexes of entries whose line (same number, same bytes) is already in quarantine."""
+
+def _already_quarantined(con: duckdb.DuckDBPyConnection, entries: list[tuple[int, bytes]]) -> set[int]:
+    """The indexes of the (line number, raw bytes) entries already in quarantine."""
     import pyarrow as pa
 
     if not entries:
         return set()
-    lines = [e[0][2] for e in entries]
+    lines = [line for line, _ in entries]
     keys = pa.table(
         {
             "i": pa.array(range(len(entries)), pa.int64()),
             "line": pa.array(lines, pa.int64()),
-            "raw": pa.array([e[3] for e in entries], pa.binary()),
+            "raw": pa.array([raw for _, raw in entries], pa.binary()),
         }
     )
     con.register("_tricklog_keys", keys)

@@ -1,20 +1,29 @@
 """Preparing a load on several processes: workers parse JSON Lines, hash and
-replay each game and build its rows; the loader routes them in input order
-(already present, quarantine or games) exactly as it does on its own."""
+replay each game and build its rows as Arrow tables (one set per chunk, every
+row tagged with its line); the loader routes the lines in input order (already
+present, quarantine or games) exactly as it does on its own, and keeps the
+rows of the lines it loads.  No per-row Python object crosses processes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from pipeline.parallel import in_workers, line_chunks
-from pipeline.sources import parse_line
-from pipeline.warehouse.prepare import Prepared, prepare, replay_for_load
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from pipeline.warehouse.dask_engine import LineFact
+    from pipeline.warehouse.load import InputFile
 
 #: Game ids the warehouse held when the workers were started: their lines are
 #: only hashed, not replayed (the loader counts them already present, or
 #: quarantines them).  Each worker gets it once, when it starts.
 _KNOWN: frozenset[str] = frozenset()
+
+Chunk = list[tuple[int, bytes]]
 
 
 def _know(known: frozenset[str]) -> None:
@@ -22,29 +31,42 @@ def _know(known: frozenset[str]) -> None:
     _KNOWN = known
 
 
-def prepare_in_workers(name: str, path: str, run_id: int, jobs: int, known: set[str]) -> Iterator[Prepared]:
-    """Each line of the input at ``path`` (given as ``name``) prepared by ``jobs`` workers, in order.
+def prepare_in_workers(
+    file: InputFile, run_id: int, jobs: int, known: set[str]
+) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
+    """Each chunk of lines of ``file`` with its facts and tagged Arrow rows, prepared
+    by ``jobs`` workers, in order.
 
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
-    work = partial(_prepare_lines, name, run_id)
-    chunks = line_chunks(path)
-    for chunk, prepared in in_workers(chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))):
-        for (_, raw), one in zip(chunk, prepared, strict=True):
-            one.raw = raw
-            yield one
+    from pipeline.parallel import fast_path_for
+
+    work = partial(_prepare_chunk, file, run_id, fast_path_for(file.path))
+    chunks = line_chunks(file.path)
+    for chunk, (facts, tables) in in_workers(
+        chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))
+    ):
+        yield chunk, facts, tables
 
 
-def _prepare_lines(name: str, run_id: int, chunk: list[tuple[int, bytes]]) -> list[Prepared]:
-    """In a worker: each line parsed, hashed and replayed, its rows built (raw text left
-    out: the loader still holds it)."""
-    out = []
-    for number, line in chunk:
-        one = prepare(parse_line(name, number, line), b"")
-        if one.is_game and one.game_id not in _KNOWN:
-            assert one.digest is not None
-            one.replayed = replay_for_load(one.item, number, one.digest, run_id)
-        one.item.record = None  # rows built or not needed: no need to send it back
-        out.append(one)
-    return out
+def prepare_here(
+    file: InputFile, run_id: int, known: Collection[str]
+) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
+    """What :func:`prepare_in_workers` gives, done in this process (``known``: the
+    ids loaded so far, looked up live)."""
+    from pipeline.parallel import fast_path_for
+    from pipeline.warehouse.dask_engine import prepare_lines
+
+    fast_path = fast_path_for(file.path)
+    for chunk in line_chunks(file.path):
+        facts, tables = prepare_lines(file, chunk, run_id, known, fast_path)
+        yield chunk, facts, tables
+
+
+def _prepare_chunk(
+    file: InputFile, run_id: int, fast_path: bool, chunk: Chunk
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    from pipeline.warehouse.dask_engine import prepare_lines
+
+    return prepare_lines(file, chunk, run_id, _KNOWN, fast_path)

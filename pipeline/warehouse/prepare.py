@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.games import game_for_record, replay_item
+from pipeline.games import Replay, game_for_record, replay_item
 from pipeline.sources import SourceItem
 from pipeline.violations import Violation
 from pipeline.warehouse.tables import Batch, content_hash
@@ -33,11 +33,18 @@ class Replayed:
     unsupported: str | None = None
 
 
-def replay_for_load(item: SourceItem, line: int, digest: str, run_id: int) -> Replayed:
-    """Replay an item's game and, when it can be loaded, build its rows."""
+def replay_for_load(
+    item: SourceItem,
+    line: int,
+    digest: str,
+    run_id: int,
+    replayed: tuple[Replay, list[Violation]] | None = None,
+) -> Replayed:
+    """Replay an item's game (unless ``replayed`` is its replay, done in bulk) and,
+    when it can be loaded, build its rows."""
     assert item.record is not None
     item.line = line
-    replay, violations = replay_item(item)
+    replay, violations = replayed if replayed is not None else replay_item(item)
     blocking = [v for v in violations if v.code == "schema" and v.hand is None and v.path in REQUIRED_PATHS]
     if blocking or replay.game_id is None:
         return Replayed(replay.game_id, violations, blocking, None)

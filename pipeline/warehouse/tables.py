@@ -100,9 +100,20 @@ class Batch:
 
     run_id: int
     rows: Rows = field(default_factory=lambda: {t: [] for t in CORE_TABLES})
+    #: Rows built elsewhere as Arrow tables (by worker processes), per table.
+    arrow: dict[str, list[Any]] = field(default_factory=dict)
+    #: ``games`` and ``quarantine`` rows among them.
+    arrow_lines: int = 0
 
     def __len__(self) -> int:
-        return len(self.rows["games"]) + len(self.rows["quarantine"])
+        return len(self.rows["games"]) + len(self.rows["quarantine"]) + self.arrow_lines
+
+    def add_arrow(self, table: str, rows: Any) -> None:
+        """Rows of one table as an Arrow table of the model's columns (built by :meth:`frames` elsewhere)."""
+        if rows.num_rows:
+            self.arrow.setdefault(table, []).append(rows)
+            if table in ("games", "quarantine"):
+                self.arrow_lines += rows.num_rows
 
     @property
     def violations(self) -> int:
@@ -112,6 +123,13 @@ class Batch:
         """Add rows built elsewhere (by another Batch, in a worker process)."""
         for table, more in rows.items():
             self.rows.setdefault(table, []).extend(more)
+
+    def include(self, other: Batch) -> None:
+        """Add everything another batch holds, its rows and its Arrow tables."""
+        self.extend(other.rows)
+        for table, parts in other.arrow.items():
+            self.arrow.setdefault(table, []).extend(parts)
+        self.arrow_lines += other.arrow_lines
 
     def add_game(
         self,
@@ -205,4 +223,9 @@ class Batch:
                     for (name, dtype), col in zip(schema.items(), columns, strict=True)
                 }
             )
+        for table, tables in self.arrow.items():
+            parts = [pl.DataFrame(pl.from_arrow(t)) for t in tables]
+            if table in out:
+                parts.insert(0, out[table])
+            out[table] = pl.concat(parts, rechunk=True)
         return out

@@ -12,10 +12,12 @@ is reached through a function, so that finding the installed games stays cheap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.games import Game, Importer, Simulator
+from pipeline.games import Game, Importer, Replay, Simulator, cleared
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
@@ -46,7 +48,9 @@ def _looks_like_openspiel(head: bytes) -> bool:
     return looks_like_openspiel(head)
 
 
+@cache
 def _tables() -> GameTables:
+    """Built once a process (the load asks for it for every game)."""
     from pipeline.games.euchre.tables import warehouse_tables
 
     return warehouse_tables()
@@ -62,6 +66,21 @@ def _fingerprints(replay: Any) -> list[str | None]:
     from pipeline.games.euchre.fingerprint import hand_fingerprints
 
     return hand_fingerprints(replay)
+
+
+def _fast_check(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
+    from pipeline.games.euchre.fast import fast_check
+
+    return [
+        cleared(r["game_id"], len(r["hands"])) if ok else None
+        for r, ok in zip(records, fast_check(records), strict=True)
+    ]
+
+
+def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
+    from pipeline.games.euchre.fast import fast_replays
+
+    return list(fast_replays(records))
 
 
 def _simulator() -> Simulator:
@@ -84,4 +103,6 @@ GAME = Game(
     simulator=_simulator,
     fingerprints=_fingerprints,
     folder=Path(__file__).parent,
+    fast_check=_fast_check,
+    fast_replays=_fast_replays,
 )

@@ -17,6 +17,7 @@ before it is written.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.resources import files
 from typing import Any
 
@@ -27,6 +28,7 @@ from tricklog_schemas.tables import Strict
 from pipeline.games.euchre.cards import CARD_NAMES, SUITS, UNKNOWN
 from pipeline.games.euchre.fingerprint import hand_fingerprint
 from pipeline.games.euchre.replay import GAME_FIELDS, GameReplay, HandResult, int_pair
+from pipeline.games.euchre.rules import Rules
 from pipeline.warehouse.tables import GameFacts, GameTables, Rows
 
 TEAMS = [0, 1]
@@ -140,7 +142,13 @@ def _card(card: int | None) -> str | None:
 def game_facts(replay: GameReplay) -> GameFacts:
     """What the core ``games`` row says of a Euchre game."""
     assert replay.rules is not None
-    return GameFacts(replay.rules.preset, replay.rules.as_dict(), list(replay.score), replay.complete)
+    return GameFacts(replay.rules.preset, _options(replay.rules), list(replay.score), replay.complete)
+
+
+@cache
+def _options(rules: Rules) -> dict[str, Any]:
+    """Every option of a rule set (a data set has a handful: built once each)."""
+    return rules.as_dict()
 
 
 def from_start(record: dict[str, Any]) -> bool:

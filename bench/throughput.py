@@ -1,0 +1,367 @@
+"""Throughput and memory, whole process against whole process, side by side in one run.
+
+Measures, on the same games:
+
+- the peer: OpenSpiel's C++ euchre engine replaying the hands as JSON Lines of
+  histories with a legality check per action (``bench/openspiel_peer.py``);
+- ``tricklog validate`` (default jobs: one per core, and ``--jobs 1``);
+- ``tricklog load`` into a new DuckDB file (default jobs, and ``--jobs 1``);
+- ``tricklog load --engine dask`` on a LocalCluster of 1 and of 2 workers;
+- peak memory (RSS of the whole process tree) of ``validate`` and ``load`` on
+  a small and a large input (``--small-mb``, ``--large-mb``; 0 skips).
+
+The games are played by OpenSpiel (random legal play, its default rules), the
+dealer passed clockwise and hands added until a team reaches 10, and written
+twice: as OpenSpiel histories (one hand a line) for the peer and as euchre/1
+games for tricklog.  The large inputs repeat those games under new ids.
+
+Wall times are medians of ``--runs`` runs; the machines are shared, so read
+the ratios, measured in one run, not the seconds::
+
+    python bench/throughput.py --games 5000 --runs 3 --small-mb 200 --large-mb 2000
+    python bench/throughput.py --games 500 --runs 1 --small-mb 0 --large-mb 0   # quick
+
+Prints the ratios and writes everything to ``--out`` (JSON).  Needs the test
+extra (open-spiel, dask[distributed]).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+HERE = Path(__file__).resolve().parent
+TRICKLOG = [str(Path(sys.executable).parent / "tricklog")]
+
+
+def openspiel_games(n: int, seed: int) -> tuple[list[bytes], list[bytes]]:
+    """``n`` games as euchre/1 lines and the same hands as OpenSpiel history lines."""
+    import pyspiel
+
+    from pipeline.games.euchre.importers.openspiel import history_to_record
+    from pipeline.games.euchre.replay import replay_game
+
+    name = "euchre()"
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    games, peer = [], []
+    for g in range(n):
+        dealer = rng.randrange(4)
+        hands: list[dict[str, Any]] = []
+        score = [0, 0]
+        rules: Any = None
+        while max(score) < 10:
+            state = game.new_initial_state()
+            state.apply_action(dealer)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            history = state.history()
+            record, problems = history_to_record(name, history, game_id=f"h{g}")
+            assert record is not None and not problems
+            points = replay_game(record).hands[0].points
+            score = [score[0] + points[0], score[1] + points[1]]
+            rules = record["rules"]
+            hands.append(record["hands"][0])
+            peer.append(orjson.dumps({"game": name, "history": history}))
+            dealer = (dealer + 1) % 4
+        record = {
+            "format": "euchre/1",
+            "game_id": f"os-{seed}-{g}",
+            "players": ["north", "east", "south", "west"],
+            "rules": rules,
+            "source": "openspiel-bench",
+            "hands": hands,
+            "final_score": score,
+        }
+        replay = replay_game(record)
+        assert not replay.violations, replay.violations[:2]
+        games.append(orjson.dumps(record))
+    return games, peer
+
+
+def grown(lines: list[bytes], target_bytes: int, out: Path) -> int:
+    """The games repeated, each copy under new ids, up to ``target_bytes``; returns
+    how many games were written."""
+    size = 0
+    copy = 0
+    written = 0
+    with open(out, "wb") as stream:
+        while size < target_bytes:
+            prefix = f'"game_id":"c{copy}-'.encode()
+            for line in lines:
+                text = line.replace(b'"game_id":"', prefix, 1) + b"\n"
+                stream.write(text)
+                size += len(text)
+                written += 1
+                if size >= target_bytes:
+                    break
+            copy += 1
+    return written
+
+
+def peer_of(games: list[bytes], peer: list[bytes], written: int, out: Path) -> None:
+    """The peer's histories of the first ``written`` games of :func:`grown`."""
+    hands = [len(orjson.loads(line)["hands"]) for line in games]
+    with open(out, "wb") as stream:
+        k = 0
+        for n in range(written):
+            g = n % len(games)
+            if g == 0:
+                k = 0
+            stream.write(b"\n".join(peer[k : k + hands[g]]) + b"\n")
+            k += hands[g]
+
+
+def _tree_rss(pid: int) -> int:
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0
+    total = 0
+    for p in procs:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            total += p.memory_info().rss
+    return total
+
+
+CPU: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0,)) -> tuple[float, int]:
+    """Wall seconds of one whole process, and the peak RSS of its process tree (bytes);
+    its CPU seconds (all its processes) go to ``CPU["last"]``."""
+    if before is not None:
+        before()
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def watch() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - start
+    CPU["last"] = _children_cpu() - cpu
+    done.set()
+    watcher.join()
+    if proc.returncode not in ok:
+        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {err.decode()[-2000:]}")
+    return wall, peak
+
+
+def median_run(cmd: list[str], runs: int, before: Any = None) -> dict[str, Any]:
+    results = [run(cmd, before=before) for _ in range(runs)]
+    walls = [w for w, _ in results]
+    return {
+        "cmd": " ".join(cmd),
+        "seconds": walls,
+        "median": statistics.median(walls),
+        "peak_rss": max(r for _, r in results),
+    }
+
+
+def remover(path: Path) -> Any:
+    def remove() -> None:
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+        wal = Path(str(path) + ".wal")
+        if wal.exists():
+            wal.unlink()
+
+    return remove
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--small-mb", type=float, default=200)
+    parser.add_argument("--large-mb", type=float, default=2000)
+    parser.add_argument("--rss-load", action="store_true", help="Also measure load's peak RSS on both sizes.")
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=HERE / "results.json")
+    args = parser.parse_args()
+
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="tricklog-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    games_file, peer_file = work / "games.jsonl", work / "peer.jsonl"
+    t = time.perf_counter()
+    games, peer = openspiel_games(args.games, args.seed)
+    games_file.write_bytes(b"\n".join(games) + b"\n")
+    peer_file.write_bytes(b"\n".join(peer) + b"\n")
+    hands = len(peer)
+    print(
+        f"{args.games:,} games, {hands:,} hands ({games_file.stat().st_size / 1e6:.0f} MB) in {work}"
+        f" (made in {time.perf_counter() - t:.0f}s)",
+        flush=True,
+    )
+
+    db, dataset = work / "bench.duckdb", work / "dataset"
+    env_note = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    # Warm up (numba's cache, the OS file cache) once, not measured.
+    run([*TRICKLOG, "validate", str(games_file), "--json"])
+    measured: dict[str, dict[str, Any]] = {}
+    commands: dict[str, tuple[list[str], Any]] = {
+        "openspiel_peer": ([sys.executable, str(HERE / "openspiel_peer.py"), str(peer_file)], None),
+        "validate": ([*TRICKLOG, "validate", str(games_file), "--json"], None),
+        "validate_jobs1": ([*TRICKLOG, "validate", str(games_file), "--json", "--jobs", "1"], None),
+        "load": ([*TRICKLOG, "load", str(games_file), "--db", str(db), "--json"], remover(db)),
+        "load_jobs1": (
+            [*TRICKLOG, "load", str(games_file), "--db", str(db), "--json", "--jobs", "1"],
+            remover(db),
+        ),
+        "dask_1_worker": (
+            [
+                *TRICKLOG,
+                "load",
+                str(games_file),
+                "--engine",
+                "dask",
+                "--jobs",
+                "1",
+                "--db",
+                str(dataset),
+                "--json",
+            ],
+            remover(dataset),
+        ),
+        "dask_2_workers": (
+            [
+                *TRICKLOG,
+                "load",
+                str(games_file),
+                "--engine",
+                "dask",
+                "--jobs",
+                "2",
+                "--db",
+                str(dataset),
+                "--json",
+            ],
+            remover(dataset),
+        ),
+    }
+    # Interleave the commands run by run, so that a noisy minute hits them all alike.
+    for _ in range(args.runs):
+        for name, (cmd, before) in commands.items():
+            wall, peak = run(cmd, before=before)
+            entry = measured.setdefault(name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss": 0})
+            entry["seconds"].append(wall)
+            entry["cpu"].append(CPU["last"])
+            entry["peak_rss"] = max(entry["peak_rss"], peak)
+            print(f"  {name:16} {wall:7.2f}s", flush=True)
+    for entry in measured.values():
+        entry["median"] = statistics.median(entry["seconds"])
+        entry["median_cpu"] = statistics.median(entry["cpu"])
+    peer_s = measured["openspiel_peer"]["median"]
+    ratios = {
+        "validate / peer (speed)": peer_s / measured["validate"]["median"],
+        "validate --jobs 1 / peer (speed)": peer_s / measured["validate_jobs1"]["median"],
+        "load / peer (speed)": peer_s / measured["load"]["median"],
+        "load --jobs 1 / peer (speed)": peer_s / measured["load_jobs1"]["median"],
+        "dask 2 workers / dask 1 worker (speed)": measured["dask_1_worker"]["median"]
+        / measured["dask_2_workers"]["median"],
+        "dask 2 workers / peer (speed)": peer_s / measured["dask_2_workers"]["median"],
+        "validate / peer (CPU seconds, all processes)": measured["validate"]["median_cpu"]
+        / measured["openspiel_peer"]["median_cpu"],
+        "load / peer (CPU seconds, all processes)": measured["load"]["median_cpu"]
+        / measured["openspiel_peer"]["median_cpu"],
+    }
+    memory: dict[str, Any] = {}
+    sizes = [("small", args.small_mb), ("large", args.large_mb)]
+    for label, mb in sizes:
+        if mb <= 0:
+            continue
+        path = work / f"{label}.jsonl"
+        written = grown(games, int(mb * 1e6), path)
+        memory[f"validate_{label}"] = median_run([*TRICKLOG, "validate", str(path), "--json"], 1)
+        memory[f"validate_{label}"]["bytes"] = path.stat().st_size
+        if label == "small":  # the peer on the same games, at this size too
+            peer_path = work / "small-peer.jsonl"
+            peer_of(games, peer, written, peer_path)
+            memory["peer_small"] = median_run(
+                [sys.executable, str(HERE / "openspiel_peer.py"), str(peer_path)], 1
+            )
+            memory["peer_small"]["bytes"] = peer_path.stat().st_size
+            peer_path.unlink()
+            ratios["validate / peer (speed), small input"] = (
+                memory["peer_small"]["median"] / memory["validate_small"]["median"]
+            )
+        if args.rss_load:
+            memory[f"load_{label}"] = median_run(
+                [*TRICKLOG, "load", str(path), "--db", str(db), "--json"], 1, remover(db)
+            )
+            memory[f"load_{label}"]["bytes"] = path.stat().st_size
+        path.unlink()
+        print(f"  {label} input ({mb:.0f} MB) measured", flush=True)
+    for kind in ("validate", "load"):
+        if f"{kind}_small" in memory and f"{kind}_large" in memory:
+            ratios[f"{kind} peak RSS, large / small input"] = (
+                memory[f"{kind}_large"]["peak_rss"] / memory[f"{kind}_small"]["peak_rss"]
+            )
+    print(f"\n{args.games:,} games, {hands:,} hands; medians of {args.runs} runs (wall seconds):")
+    for name, entry in measured.items():
+        print(
+            f"  {name:16} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
+            f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
+        )
+    for name, entry in memory.items():
+        print(
+            f"  {name:16} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
+            f"  ({entry['bytes'] / 1e6:.0f} MB input)"
+        )
+    print("\nratios (speed: above 1, tricklog faster; CPU and RSS: above 1, tricklog uses more):")
+    for name, value in ratios.items():
+        print(f"  {name:42} {value:6.2f}")
+    result = {
+        "games": args.games,
+        "hands": hands,
+        "runs": args.runs,
+        "machine": env_note,
+        "measured": measured,
+        "memory": memory,
+        "ratios": ratios,
+    }
+    args.out.write_text(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,624 @@
+"""``tricklog load --engine dask``: the load as a partitioned Parquet data set, on Dask.
+
+The unit of work is one pure function, :func:`prepare_split`: a byte range of a
+JSON Lines input -> Arrow tables (the warehouse's own tables, each row tagged
+with the input line it came from, ``_line``) and the small per-line facts the
+accounting needs (:class:`LineFact`).  Any engine that can call a function on
+a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
+
+A load is three steps:
+
+1. **Split** each input into byte ranges (``split_bytes``); a compressed input
+   is one split.  Each split's newlines are counted on the workers, so every
+   line keeps its number in its file.
+2. **Prepare** (workers, in parallel): parse, hash and replay every line of a
+   split, and build its rows, exactly as the single-machine load does
+   (:func:`pipeline.warehouse.prepare.replay_for_load`).
+3. **Route** (the client, over the small facts, in input order): the same rules
+   as ``load`` into an empty warehouse -- the first line of a ``game_id`` is
+   loaded; a later one is already present (same content) or quarantined as a
+   ``duplicate_game``; lines that are no game are quarantined.  Then each
+   worker drops the rows of the lines not loaded and writes its split's
+   Parquet files, one per table.
+
+The data set (``DIR/<table>/part-NNNNN.parquet``, a game's tables under
+``DIR/<game>/<table>/``, with ``ingest_runs`` and ``load.json``) is written
+into a fresh folder beside ``DIR`` and moved into place at the end: a load
+that fails leaves no half data set.  ``tricklog sql``, ``report`` and
+``export`` read it like a DuckDB file (:func:`open_dataset`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.sources import BOM, parse_line
+from pipeline.violations import Violation
+from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
+from pipeline.warehouse.load import VERSION, InputFile, LoadSummary, _input_file, _violation
+from pipeline.warehouse.prepare import prepare, replay_for_load
+from pipeline.warehouse.tables import Batch
+
+if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
+#: The file that marks a folder as a tricklog data set (and holds the load's accounting).
+MARKER = "load.json"
+#: Bytes of input per split, at most; a smaller input is cut in four splits per
+#: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
+SPLIT_BYTES = 64 << 20
+MIN_SPLIT_BYTES = 1 << 20
+#: The column that ties a row to its input line while the load is routed.
+LINE = "_line"
+COMPRESSED = (".gz", ".zst")
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Lines of one input whose first byte lies in ``[start, end)`` (``end`` -1: to the end)."""
+
+    index: int
+    file: InputFile
+    start: int
+    end: int
+    #: The number of the split's first physical line in its file.
+    first_line: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LineFact:
+    """What routing needs to know of one line: its number, whether it is a game, its
+    id and content hash, whether it could be loaded, and its violations."""
+
+    line: int
+    is_game: bool
+    game_id: str | None
+    digest: str | None
+    loadable: bool
+    violations: int
+
+
+@dataclass(slots=True)
+class PreparedSplit:
+    """A split made ready: each table's rows (with ``_line``) as Arrow, and the facts."""
+
+    split: Split
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    facts: list[LineFact] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------
+# Splitting and reading a split
+
+
+def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES) -> list[Split]:
+    """Byte ranges of the inputs (line numbers not yet known: see :func:`count_lines`)."""
+    out: list[Split] = []
+    for file in files:
+        if file.path.endswith(COMPRESSED) or file.size <= split_bytes:
+            out.append(Split(len(out), file, 0, -1))
+            continue
+        for start in range(0, file.size, split_bytes):
+            end = start + split_bytes
+            out.append(Split(len(out), file, start, -1 if end >= file.size else end))
+    return out
+
+
+def count_lines(split: Split) -> int:
+    """Newlines in the split's byte range (a compressed input: its lines)."""
+    if split.start == 0 and split.end == -1:
+        return 0  # first (and only) split of its file: nothing after it needs its count
+    with open(split.file.path, "rb") as stream:
+        stream.seek(split.start)
+        left = split.end - split.start
+        count = 0
+        while left > 0 and (block := stream.read(min(left, 1 << 22))):
+            count += block.count(b"\n")
+            left -= len(block)
+        return count
+
+
+def numbered(splits: list[Split], counts: list[int]) -> list[Split]:
+    """The splits with the number of their first line: a split's lines start after
+    the first newline at or after its start (the start itself when a line begins there)."""
+    out = []
+    newlines = 0
+    previous: InputFile | None = None
+    for split, count in zip(splits, counts, strict=True):
+        if split.file is not previous:
+            newlines, previous = 0, split.file
+        out.append(Split(split.index, split.file, split.start, split.end, newlines + 1))
+        newlines += count
+    return out
+
+
+def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
+    """The non-empty lines of a split with their numbers in the file, as ``iter_lines`` gives them."""
+    if split.start == 0 and split.end == -1:
+        from pipeline.sources import iter_lines
+
+        yield from iter_lines(split.file.path)
+        return
+    with open(split.file.path, "rb") as stream:
+        number = split.first_line
+        if split.start > 0:
+            stream.seek(split.start - 1)
+            if stream.read(1) != b"\n":
+                stream.readline()  # the end of a line that began in the previous split
+                number += 1
+        position = stream.tell()
+        for line in stream:
+            if split.end != -1 and position >= split.end:
+                return
+            position += len(line)
+            if number == 1:
+                line = line.removeprefix(BOM)
+            if line.strip():
+                yield number, line.rstrip(b"\r\n")
+            number += 1
+
+
+# --------------------------------------------------------------------------
+# The unit of work
+
+
+class _TaggedRows:
+    """Rows per table, each with the input line it came from."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {}
+        self.lines: dict[str, list[int]] = {}
+
+    def add(self, rows: dict[str, list[tuple[Any, ...]]], line: int) -> None:
+        for table, more in rows.items():
+            if more:
+                self.rows.setdefault(table, []).extend(more)
+                self.lines.setdefault(table, []).extend([line] * len(more))
+
+    @classmethod
+    def of(cls, rows: dict[str, list[tuple[Any, ...]]], line: int) -> _TaggedRows:
+        tagged = cls()
+        tagged.add(rows, line)
+        return tagged
+
+    def by_line(self) -> dict[int, dict[str, list[tuple[Any, ...]]]]:
+        """The rows of each line, per table."""
+        out: dict[int, dict[str, list[tuple[Any, ...]]]] = {}
+        for table, rows in self.rows.items():
+            for line, row in zip(self.lines[table], rows, strict=True):
+                out.setdefault(line, {}).setdefault(table, []).append(row)
+        return out
+
+    def tables(self, models: dict[str, Any], *, check: bool = False) -> dict[str, pa.Table]:
+        """Typed by the models; checked against them once routed (:func:`write_split`),
+        when a repeated id's rows are gone.  ``check``: each row also checked against
+        its model's ranges here, where its line is known (a column that must be unique
+        is checked once routing has dropped the repeats)."""
+        import pyarrow as pa
+
+        frames = Batch(0, self.rows).frames(models)
+        if check:
+            for table, frame in frames.items():
+                schema = models[table].to_schema()
+                once = [name for name, column in schema.columns.items() if column.unique]
+                models[table].validate(frame.unique(subset=once, keep="first") if once else frame)
+        return {
+            table: frame.to_arrow().append_column(LINE, pa.array(self.lines[table], pa.int64()))
+            for table, frame in frames.items()
+        }
+
+
+def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
+    """One split of an input -> its rows as Arrow tables (``_line`` on every row)
+    and a :class:`LineFact` per line: pure, the same on any machine."""
+    from pipeline.parallel import fast_path_for
+
+    facts, tables = prepare_lines(
+        split.file, split_lines(split), run_id, fast_path=fast_path_for(split.file.path)
+    )
+    return PreparedSplit(split, tables, facts)
+
+
+def prepare_lines(
+    file: InputFile,
+    lines: Iterable[tuple[int, bytes]],
+    run_id: int,
+    known: Collection[str] = frozenset(),
+    fast_path: bool = True,
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    """Numbered lines of an input -> a fact per line and the rows of them all as
+    Arrow tables tagged with ``_line``.  A line whose id is in ``known`` is only
+    hashed: the router counts it already present, or quarantines it."""
+    from pipeline.parallel import collector_paused
+
+    with collector_paused():  # what the chunk allocates is freed before the collector runs again
+        return _prepare_lines(file, lines, run_id, known, fast_path)
+
+
+def _prepare_lines(
+    file: InputFile,
+    lines: Iterable[tuple[int, bytes]],
+    run_id: int,
+    known: Collection[str],
+    fast_path: bool,
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    from pipeline.games import replay_items
+
+    tagged = _TaggedRows()
+    facts: list[LineFact] = []
+    prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
+    games = [
+        one.item
+        for _, _, one in prepared
+        if one.is_game and (one.game_id is None or one.game_id not in known)
+    ]
+    done = dict(zip(map(id, games), replay_items(games, fast_path, full=True), strict=True))
+    for number, raw, one in prepared:
+        if not one.is_game:
+            located = [v.at(file=file.name, line=number) for v in one.item.violations]
+            reason = located[0] if located else _violation("malformed_json", "not a game", None, file, number)
+            _quarantine_rows(tagged, file, number, None, reason, raw, located or [reason], run_id)
+            facts.append(LineFact(number, False, None, None, False, len(located or [reason])))
+            continue
+        assert one.digest is not None
+        if one.game_id is not None and one.game_id in known:
+            facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
+            continue
+        replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
+        violations = replayed.violations
+        if replayed.blocking or replayed.game_id is None:
+            blocking = replayed.blocking
+            reason = _violation(
+                "schema",
+                "; ".join(v.message for v in blocking),
+                replayed.game_id,
+                file,
+                number,
+                path=blocking[0].path,
+            )
+            _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
+            loadable = False
+        elif replayed.rows is None:
+            reason = _violation("unsupported", replayed.unsupported or "", replayed.game_id, file, number)
+            _quarantine_rows(tagged, file, number, replayed.game_id, reason, raw, violations, run_id)
+            loadable = False
+        else:
+            tagged.add(replayed.rows, number)
+            loadable = True
+        facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
+    models = table_models()
+    try:
+        return facts, tagged.tables(models, check=True)
+    except Exception:  # a hostile record's rows do not fit the columns: find it, quarantine it
+        raws = {number: raw for number, raw, _ in prepared}
+        return _without_misfits(tagged, facts, file, raws, run_id, models)
+
+
+def _without_misfits(
+    tagged: _TaggedRows,
+    facts: list[LineFact],
+    file: InputFile,
+    raws: dict[int, bytes],
+    run_id: int,
+    models: dict[str, Any],
+) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    """The chunk again, each loaded game whose rows do not fit the warehouse's columns
+    quarantined with its reason instead (as the loader does with its own batches)."""
+    kept = _TaggedRows()
+    by_line = tagged.by_line()
+    out = []
+    for fact in facts:
+        rows = by_line.get(fact.line, {})
+        if fact.loadable:
+            try:
+                _TaggedRows.of(rows, fact.line).tables(models, check=True)
+            except Exception as e:
+                detail = str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
+                message = (
+                    f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
+                )
+                reason = _violation("schema", message, fact.game_id, file, fact.line)
+                _quarantine_rows(
+                    kept, file, fact.line, fact.game_id, reason, raws[fact.line], [reason], run_id
+                )
+                out.append(LineFact(fact.line, True, fact.game_id, fact.digest, False, 1))
+                continue
+        kept.add(rows, fact.line)
+        out.append(fact)
+    return out, kept.tables(models, check=True)
+
+
+def _quarantine_rows(
+    tagged: _TaggedRows,
+    file: InputFile,
+    line: int,
+    game_id: str | None,
+    reason: Violation,
+    raw: bytes,
+    violations: list[Violation],
+    run_id: int,
+) -> None:
+    batch = Batch(run_id)
+    batch.add_quarantine((file.name, file.sha256, line), game_id, reason, raw)
+    batch.add_violations(violations)
+    tagged.add(batch.rows, line)
+
+
+# --------------------------------------------------------------------------
+# Routing and writing
+
+
+@dataclass(slots=True)
+class Routing:
+    """What the client decided for one split: lines whose rows go, and lines
+    quarantined as a repeated id with other content (game id, message)."""
+
+    dropped: set[int] = field(default_factory=set)
+    duplicates: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+
+def route(facts_by_split: list[list[LineFact]], summary: LoadSummary) -> list[Routing]:
+    """The single-machine load's routing into an empty warehouse, over the facts in input order."""
+    known: dict[str, str] = {}
+    out = []
+    for facts in facts_by_split:
+        routing = Routing()
+        for fact in facts:
+            summary.lines += 1
+            if fact.is_game and fact.game_id is not None and fact.game_id in known:
+                routing.dropped.add(fact.line)
+                if known[fact.game_id] == fact.digest:
+                    summary.already_present += 1
+                    continue
+                message = f"game_id {fact.game_id!r} is already loaded with different content; this line is quarantined"
+                routing.duplicates[fact.line] = (fact.game_id, message)
+                summary.quarantined += 1
+                summary.violations += 1
+                continue
+            summary.violations += fact.violations
+            if fact.loadable:
+                assert fact.game_id is not None and fact.digest is not None
+                known[fact.game_id] = fact.digest
+                summary.games_loaded += 1
+            else:
+                summary.quarantined += 1
+        out.append(routing)
+    return out
+
+
+def table_folder(table: str) -> str:
+    """``games`` -> ``games``, ``euchre.hands`` -> ``euchre/hands``."""
+    return table.replace(".", "/")
+
+
+def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_id: int = 1) -> dict[str, int]:
+    """Drop the rows of lines not loaded, add the duplicate quarantines, write one
+    Parquet file per table; returns the rows written per table."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    dropped = pa.array(sorted(routing.dropped), pa.int64())
+    tables: dict[str, pa.Table] = {}
+    for table, data in prepared.tables.items():
+        if len(dropped):
+            data = data.filter(pc.invert(pc.is_in(data[LINE], value_set=dropped)))
+        tables[table] = data.drop_columns([LINE])
+    if routing.duplicates:
+        file = prepared.split.file
+        raws = {n: raw for n, raw in split_lines(prepared.split) if n in routing.duplicates}
+        tagged = _TaggedRows()
+        for line, (game_id, message) in sorted(routing.duplicates.items()):
+            reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
+            _quarantine_rows(tagged, file, line, game_id, reason, raws[line], [reason], run_id)
+        for table, extra in tagged.tables(table_models()).items():
+            extra = extra.drop_columns([LINE])
+            tables[table] = pa.concat_tables([tables[table], extra]) if table in tables else extra
+    import polars as pl
+
+    models = table_models()
+    written: dict[str, int] = {}
+    for table, data in tables.items():
+        frame = pl.from_arrow(data)
+        assert isinstance(frame, pl.DataFrame)
+        models[table].validate(frame)
+        target = Path(directory) / table_folder(table)
+        target.mkdir(parents=True, exist_ok=True)
+        pq.write_table(data, target / f"part-{prepared.split.index:05d}.parquet")
+        written[table] = data.num_rows
+    return written
+
+
+# --------------------------------------------------------------------------
+# The load
+
+
+def load_dask(
+    paths: Sequence[str],
+    directory: str | Path,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    split_bytes: int | None = None,
+    client: Any = None,
+) -> LoadSummary:
+    """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
+    one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core)."""
+    from pipeline.sources import STDIN, expand_inputs
+
+    target = Path(directory).absolute()
+    if target.exists() and not (target / MARKER).is_file():
+        raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
+    inputs = expand_inputs(paths)
+    if STDIN in inputs:
+        raise WarehouseError("--engine dask reads files, not standard input")
+    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
+        # workers may run elsewhere, in another folder: absolute paths (names stay as given)
+        files = [
+            replace(f, path=os.path.abspath(f.path)) for f in (_input_file(p, Path(spool)) for p in inputs)
+        ]
+    started = dt.datetime.now(dt.UTC)
+    summary = LoadSummary(1, str(directory), files)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        with _client(client, scheduler, workers) as dask:
+            if split_bytes is None:
+                total = sum(f.size for f in files)
+                workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
+                split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (4 * workers_now) + 1))
+            splits = splits_of(files, split_bytes)
+            counts = dask.gather(dask.map(count_lines, splits, pure=False))
+            splits = numbered(splits, counts)
+            prepared = dask.map(prepare_split, splits, pure=False)
+            facts = dask.gather([dask.submit(_facts_of, p, pure=False) for p in prepared])
+            routings = route(facts, summary)
+            written = dask.gather(
+                [
+                    dask.submit(write_split, p, r, str(staging), pure=False)
+                    for p, r in zip(prepared, routings, strict=True)
+                ]
+            )
+        summary.batches = len(written)
+        _write_run(staging, summary, started)
+        _fill_empty_tables(staging)
+        (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return summary
+
+
+def _facts_of(prepared: PreparedSplit) -> list[LineFact]:
+    return prepared.facts
+
+
+class _client:
+    """A Dask client: the one given, one connected to ``scheduler``, or a LocalCluster's."""
+
+    def __init__(self, client: Any, scheduler: str | None, workers: int | None) -> None:
+        self.given = client
+        self.scheduler = scheduler
+        self.workers = workers
+        self.cluster: Any = None
+        self.client: Any = None
+
+    def __enter__(self) -> Any:
+        if self.given is not None:
+            return self.given
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as e:
+            raise WarehouseError("--engine dask needs dask[distributed]: pip install 'tricklog[dask]'") from e
+        if self.scheduler is not None:
+            self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
+        else:
+            n = self.workers or os.cpu_count() or 1
+            self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
+    """The data set's ``ingest_runs``: one complete run."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    row = {
+        "run_id": [summary.run_id],
+        "started_at": [started],
+        "ended_at": [dt.datetime.now(dt.UTC)],
+        "status": ["complete"],
+        "files": [[f.to_json() for f in summary.files]],
+        "lines": [summary.lines],
+        "games_loaded": [summary.games_loaded],
+        "already_present": [summary.already_present],
+        "quarantined": [summary.quarantined],
+        "violations": [summary.violations],
+        "batches": [summary.batches],
+        "tricklog_version": [VERSION],
+    }
+    target = staging / "ingest_runs"
+    target.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.table(row), target / "part-00000.parquet")
+
+
+def _fill_empty_tables(staging: Path) -> None:
+    """A table no split wrote (no quarantine, say) gets an empty file with its schema."""
+    import duckdb
+
+    con = _schema_session(duckdb.connect())
+    try:
+        for table in [*table_models(), "ingest_runs"]:
+            folder = staging / table_folder(table)
+            if folder.is_dir() and any(folder.glob("*.parquet")):
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            empty = con.sql(f"select * from {table} limit 0").fetch_arrow_table()
+            import pyarrow.parquet as pq
+
+            pq.write_table(empty, folder / "part-00000.parquet")
+    finally:
+        con.close()
+
+
+def _schema_session(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """An in-memory session with every table of the warehouse, empty."""
+    con.execute(ddl_text())
+    for tables in game_tables():
+        con.execute(tables.ddl)
+    return con
+
+
+# --------------------------------------------------------------------------
+# Reading a data set
+
+
+def is_dataset(path: str | Path) -> bool:
+    return Path(path).is_dir() and (Path(path) / MARKER).is_file()
+
+
+def open_dataset(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB session whose tables are views over the data set's Parquet
+    files, cast to the warehouse's column types (so queries and reports read it as a
+    warehouse file).  The caller locks the session down (the folder stays readable)."""
+    import duckdb
+
+    folder = Path(path).resolve()
+    con = _schema_session(duckdb.connect())
+    for table in [*table_models(), "ingest_runs"]:
+        columns = con.execute(
+            "select column_name, data_type from information_schema.columns "
+            "where table_schema = ? and table_name = ? order by ordinal_position",
+            _schema_and_name(table),
+        ).fetchall()
+        files = str(folder / table_folder(table) / "*.parquet").replace("'", "''")
+        select = ", ".join(f'"{name}"::{kind} as "{name}"' for name, kind in columns)
+        con.execute(f"drop table {table}")
+        con.execute(f"create view {table} as select {select} from read_parquet('{files}')")
+    return con
+
+
+def _schema_and_name(table: str) -> list[str]:
+    schema, _, name = table.rpartition(".")
+    return [schema or "main", name]

@@ -1,0 +1,135 @@
+"""``load --engine dask`` on a real LocalCluster of two workers gives what one machine gives.
+
+One small input (simulated games, some corrupted, a repeated game, a repeated
+id with other content, a line that is no JSON), cut in many splits so that a
+repeat crosses a split: the same tables (every row), the same accounting, the
+same ``summary.json`` from ``report`` (floats up to the order of summation),
+and ``sql`` and ``export`` read the data set as they read a DuckDB file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.games.euchre.simulate import write_simulation
+from pipeline.warehouse.api import Warehouse, load
+from pipeline.warehouse.dask_engine import count_lines, load_dask, numbered, split_lines, splits_of
+from pipeline.warehouse.ddl import table_names
+from pipeline.warehouse.load import _input_file
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("dask")
+    path = folder / "games.jsonl"
+    write_simulation(path, 160, seed=4, preset="mixed", corrupt_rate=0.3)
+    lines = path.read_bytes().splitlines()
+    first = orjson.loads(lines[0])
+    other = dict(first, final_score=[0, 0])
+    lines += [lines[0], orjson.dumps(other), b"{not json", b"", lines[5]]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    # The workers take the fast path however small the input (the single-machine
+    # load it is compared with replays every game).
+    os.environ["TRICKLOG_FAST_PATH_MIN_BYTES"] = "0"
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    finally:
+        del os.environ["TRICKLOG_FAST_PATH_MIN_BYTES"]
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path) -> None:
+    file = _input_file(str(games), tmp_path)
+    for size in (1000, 7919, 1 << 20):
+        splits = splits_of([file], size)
+        splits = numbered(splits, [count_lines(s) for s in splits])
+        got = [pair for s in splits for pair in split_lines(s)]
+        from pipeline.sources import iter_lines
+
+        assert got == list(iter_lines(str(games)))
+
+
+def _rows(wh: Warehouse, table: str) -> list[tuple[Any, ...]]:
+    frame = wh.table(table)
+    if table == "ingest_runs":
+        frame = frame.drop(["started_at", "ended_at", "batches"])
+    return sorted(map(repr, frame.rows()))  # type: ignore[arg-type]
+
+
+def _close(a: Any, b: Any) -> bool:
+    """JSON values equal, floats up to the order of summation."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def test_dask_load_is_the_single_machine_load(games: Path, tmp_path: Path, client: Any) -> None:
+    db = tmp_path / "one.duckdb"
+    single = load([str(games)], db)
+    dataset = tmp_path / "dataset"
+    spread = load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    assert spread.batches > 4  # many splits: the repeats cross them
+    one, many = single.to_json(), spread.to_json()
+    for key in ("db", "batches"):
+        one.pop(key), many.pop(key)
+    assert one == many
+    assert spread.accounted and spread.already_present == 2 and spread.quarantined > 2
+    with Warehouse.open(db) as a, Warehouse.open(dataset) as b:
+        assert a.tables() == b.tables()
+        for table in table_names():
+            assert _rows(a, table) == _rows(b, table), table
+    runner = CliRunner()
+    for source, out in ((db, tmp_path / "r1"), (dataset, tmp_path / "r2")):
+        result = runner.invoke(app, ["report", "--db", str(source), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+    assert _close(
+        json.loads((tmp_path / "r1/summary.json").read_text()),
+        json.loads((tmp_path / "r2/summary.json").read_text()),
+    )
+    query = "select count(*) as n, sum(maker_tricks) as t from euchre.hands"
+    outputs = [
+        runner.invoke(app, ["sql", query, "--db", str(source), "--format", "csv"]).output
+        for source in (db, dataset)
+    ]
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 2
+    result = runner.invoke(app, ["export", "--db", str(dataset), "--parquet", str(tmp_path / "pq")])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_dataset_is_loaded_again_in_place_and_a_folder_that_is_not_one_is_refused(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    dataset = tmp_path / "dataset"
+    first = load_dask([str(games)], dataset, client=client)
+    second = load_dask([str(games)], dataset, client=client)
+    assert first.to_json() == second.to_json()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.txt").write_text("mine")
+    result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(other)])
+    assert result.exit_code != 0 and "not a tricklog data set" in result.output
+    assert (other / "x.txt").read_text() == "mine"
