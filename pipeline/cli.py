@@ -253,6 +253,23 @@ def report(
 
 
 @app.command()
+def analyze(
+    db: DbOption = Path("tricklog.duckdb"),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Each game's deeper studies (Euchre: double-dummy par) into the warehouse; resumable."""
+    from pipeline.analyze import analyze as run_analyses
+    from pipeline.parallel import jobs_for
+
+    try:
+        summary = run_analyses(db, jobs=jobs_for(jobs))
+    except TricklogError as e:
+        fail(str(e))
+    print_json(summary.to_json()) if as_json else typer.echo(summary.describe())
+
+
+@app.command()
 def demo(
     workdir: Annotated[Path, typer.Option("--dir", help="Work folder for the demo's files.")] = Path(
         "tricklog-demo"

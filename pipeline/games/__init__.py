@@ -110,6 +110,10 @@ class Game:
     simulator: Callable[[], Simulator] | None = None
     #: The folder of the game's package (its SQL files, schema files).
     folder: Path | None = field(default=None, compare=False)
+    #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
+    analyze: Callable[[], Any] | None = field(default=None, compare=False)
+    #: The game's hand viewer data for the report (a ``pipeline.report.viewer.Viewer``).
+    viewer: Callable[[], Any] | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.record_format!r})"

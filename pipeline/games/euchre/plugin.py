@@ -58,6 +58,13 @@ def _report() -> Any:
     return REPORT
 
 
+def _analyze() -> Any:
+    from pipeline.analyze import Analysis
+    from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hands, par_ddl
+
+    return Analysis("euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION)
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -77,4 +84,5 @@ GAME = Game(
     report=_report,
     simulator=_simulator,
     folder=Path(__file__).parent,
+    analyze=_analyze,
 )
