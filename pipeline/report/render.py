@@ -26,6 +26,7 @@ from pipeline.report.findings import findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
+from pipeline.report.viewer import cell_html, write_hand_viewer
 
 #: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
@@ -41,6 +42,7 @@ SECTIONS = (
             ("audit_violations_by_code", "Violations by code"),
             ("audit_violations_by_file", "Violations and quarantined lines by file"),
             ("audit_violations_by_player", "Violations by player (the seat at fault)"),
+            ("audit_violations_list", "Violations, each linked to its hand in the viewer"),
             ("audit_quarantine", "Quarantined lines (not loaded)"),
         ],
     ),
@@ -103,6 +105,7 @@ def _write_report(
     view = PageView(tables, charts, notes, sections, _title(shown))
     result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
     result.files.append(_write_text(out / "report.html", page(view, db, filters)))
+    result.files.append(write_hand_viewer(db, out, sources, players))
     return result
 
 
@@ -285,7 +288,7 @@ def _html_table(table: Table, title: str) -> str:
     headers, rows = display(table)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     if rows:
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+        body = "".join("<tr>" + "".join(f"<td>{cell_html(c)}</td>" for c in row) + "</tr>" for row in rows)
     else:
         body = f'<tr><td colspan="{len(headers)}">none</td></tr>'
     return (

@@ -46,6 +46,7 @@ REPORTS = (
     "audit_violations_by_code",
     "audit_violations_by_file",
     "audit_violations_by_player",
+    "audit_violations_list",
     "audit_quarantine",
 )
 CORE_PACKAGE = "tricklog_reports"

@@ -65,6 +65,13 @@ def _analyze() -> Any:
     return Analysis("euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION)
 
 
+def _viewer() -> Any:
+    from pipeline.games.euchre.viewer import studied_hands, viewer_hands
+    from pipeline.report.viewer import Viewer
+
+    return Viewer(viewer_hands, studied_hands)
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -85,4 +92,5 @@ GAME = Game(
     simulator=_simulator,
     folder=Path(__file__).parent,
     analyze=_analyze,
+    viewer=_viewer,
 )
