@@ -50,6 +50,8 @@ class Analysis:
     work: Callable[[list[tuple[Any, ...]]], Rows]
     tables: tuple[str, ...]
     version: int = 1
+    #: The report's part built on these tables (a ``GameReport``), shown once they exist.
+    report: Callable[[], Any] | None = None
 
 
 @dataclass(slots=True)
@@ -72,6 +74,21 @@ class AnalyzeSummary:
 def analyses() -> list[tuple[str, Analysis]]:
     """Every installed game's analysis, by game name."""
     return [(g.name, g.analyze()) for g in installed() if g.analyze is not None]
+
+
+def study_reports(con: Any) -> list[Any]:
+    """The report parts of the studies whose tables the warehouse has (``analyze`` was run)."""
+    out = []
+    for _, analysis in analyses():
+        if analysis.report is None:
+            continue
+        found = con.execute(
+            "select count(*) from duckdb_tables() where schema_name = ? and table_name = ?",
+            [analysis.schema, analysis.tables[0]],
+        ).fetchall()
+        if found[0][0]:
+            out.append(analysis.report())
+    return out
 
 
 def analyze(
@@ -187,4 +204,4 @@ class _Workers:
         self._pool.join()
 
 
-__all__ = ["Analysis", "AnalyzeSummary", "analyses", "analyze"]
+__all__ = ["Analysis", "AnalyzeSummary", "analyses", "analyze", "study_reports"]

@@ -302,3 +302,22 @@ def test_the_command(loaded: Path, tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["hands"]["euchre"] > 50
     missing = run("analyze", "--db", str(tmp_path / "nope.duckdb"))
     assert missing.returncode == 2 and "no such database" in missing.stderr
+
+
+def test_the_report_shows_the_par_study_once_analysed(loaded: Path, analysed: Path, tmp_path: Path) -> None:
+    from pipeline.report.render import write_report
+
+    before = write_report(loaded, tmp_path / "before")
+    assert "euchre_par" not in before.summary
+    assert "Study 4" not in (tmp_path / "before" / "report.html").read_text()
+    after = write_report(analysed, tmp_path / "after")
+    par = after.summary["euchre_par"]
+    hands = rows(analysed, "select count(*) from euchre.par_hands where solved")[0][0]
+    assert par["hands"] == hands
+    assert (
+        sum(par["loner_calls"].values())
+        == rows(analysed, "select count(*) from euchre.par_loner_calls")[0][0]
+    )
+    page = (tmp_path / "after" / "report.html").read_text()
+    assert "Study 4: decisions at double-dummy par" in page
+    assert 'class="hand-link" href="viewer.html#' in page

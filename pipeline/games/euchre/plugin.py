@@ -62,7 +62,15 @@ def _analyze() -> Any:
     from pipeline.analyze import Analysis
     from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hands, par_ddl
 
-    return Analysis("euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION)
+    return Analysis(
+        "euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION, _par_report
+    )
+
+
+def _par_report() -> Any:
+    from pipeline.games.euchre.par_report import REPORT
+
+    return REPORT
 
 
 def _viewer() -> Any:
