@@ -164,3 +164,23 @@ def test_a_browser_opens_a_violations_link_on_the_hand_and_its_faulty_card(
     assert (card, True) in [(unescape(c), fault["message"] in unescape(t)) for c, t in faulty]
     messages = [unescape(m) for m in re.findall(r"<p class=\"fault-message[^\"]*\"[^>]*>([^<]*)</p>", dom)]
     assert any(fault["message"] in m for m in messages)
+
+
+def test_tarot_hands_show_the_chien_and_the_ecart(tmp_path: Path) -> None:
+    from pipeline.games.tarot.simulate import simulate_games as tarot_games
+
+    games = tmp_path / "tarot.jsonl"
+    records = list(tarot_games(4, seed=3))
+    records[0]["hands"][0]["ecart"][0] = records[0]["hands"][0]["ecart"][1]  # a card discarded twice
+    games.write_bytes(b"\n".join(orjson.dumps(r) for r in records) + b"\n")
+    db = tmp_path / "t.duckdb"
+    load([str(games)], db)
+    write_report(db, tmp_path / "report")
+    hands = [h for h in embedded(tmp_path / "report" / "viewer.html") if h["game"] == "tarot"]
+    assert hands and all(h["faults"] for h in hands)
+    played = [h for h in hands if h.get("tricks")]
+    assert played
+    for hand in played:
+        assert any(g["label"] == "Écart" for g in hand["extra"])
+        assert {g["label"] for g in hand["extra"]} <= {"Chien", "Écart"}
+        assert sum(len(t["plays"]) for t in hand["tricks"]) == sum(len(c) for c in hand["hands"])

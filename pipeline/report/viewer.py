@@ -14,7 +14,8 @@ game's study points to) and the violations; each game's ``viewer`` hook (a
 :class:`Viewer`) gives its hands' details as JSON-ready dicts:
 
 * ``title``, ``players`` (by seat), ``facts`` (lines of text: dealer, trump, result);
-* ``hands``: the cards dealt to each seat, or None; ``extra``: other card
+* ``hands``: the cards dealt to each seat, or None (``deal_label``: another
+  heading for them, ``out``: seats that sit out); ``extra``: other card
   groups shown with them (``[{"label": "Kitty", "cards": [...]}]``);
 * ``bids``: ``[{"seat": s, "text": "pass"}]``;
 * ``tricks``: ``[{"leader": s, "winner": s, "plays": [{"seat": s, "card": "A♠"}]}]``;

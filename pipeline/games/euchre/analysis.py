@@ -55,6 +55,7 @@ with todo as (
     select h.game_id, h.hand_no
     from euchre.hands as h
     where h.valid and h.complete and h.thrown_in is null and h.maker_seat is not null and h.deal_known
+      and exists (select 1 from euchre.deals as d where d.game_id = h.game_id and d.hand_no = h.hand_no)
       and not exists (
           select 1 from euchre.par_hands as p
           where p.game_id = h.game_id and p.hand_no = h.hand_no and p.version = $version)
