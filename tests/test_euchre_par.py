@@ -24,14 +24,14 @@ def random_deal(rng: random.Random, deck: int = 24) -> list[int]:
     return [mask_of(cards[5 * s : 5 * s + 5]) for s in range(4)]
 
 
-def random_setup(rng: random.Random) -> tuple[Solver, Position]:
+def random_setup(rng: random.Random, compiled: bool = False) -> tuple[Solver, Position]:
     deck = rng.choice((24, 24, 25, 32))
     hands = random_deal(rng, deck)
     maker = rng.randrange(4)
     alone = rng.random() < 0.25
     defender = rng.choice((None, None, None, (maker + 1) % 4, (maker + 3) % 4))
     out = sitting_out(maker, alone, defender)
-    solver = Solver(hands, rng.randrange(4), maker, out)
+    solver = Solver(hands, rng.randrange(4), maker, out, compiled=compiled)
     leader = next(s for s in ((maker + k) % 4 for k in range(1, 5)) if s not in out)
     return solver, Position(solver.hands, leader)
 
@@ -42,10 +42,21 @@ def play_randomly(rng: random.Random, solver: Solver, pos: Position, cards: int)
     return pos
 
 
+def backend(compiled: bool) -> bool:
+    """The plain Python search, or the numba-compiled one (skipped without numba)."""
+    if compiled:
+        pytest.importorskip("numba")
+    return compiled
+
+
+BACKENDS = [pytest.param(False, id="python"), pytest.param(True, id="numba")]
+
+
+@pytest.mark.parametrize("compiled", BACKENDS)
 @pytest.mark.parametrize("seed", range(60))
-def test_endings_match_brute_force(seed: int) -> None:
+def test_endings_match_brute_force(seed: int, compiled: bool) -> None:
     rng = random.Random(seed)
-    solver, pos = random_setup(rng)
+    solver, pos = random_setup(rng, backend(compiled))
     active = 4 - len(solver.out)
     tricks_left = rng.choice((2, 3))
     pos = play_randomly(rng, solver, pos, (5 - tricks_left) * active + rng.randrange(active))
@@ -65,10 +76,11 @@ def test_full_hands_are_the_minimax_of_their_children(seed: int) -> None:
     assert par == (max(children) if makers_to_play else min(children))
 
 
+@pytest.mark.parametrize("compiled", BACKENDS)
 @pytest.mark.parametrize("seed", range(12))
-def test_the_par_line_scores_the_par(seed: int) -> None:
+def test_the_par_line_scores_the_par(seed: int, compiled: bool) -> None:
     rng = random.Random(2000 + seed)
-    solver, pos = random_setup(rng)
+    solver, pos = random_setup(rng, backend(compiled))
     par = solver.value(pos)
     line = solver.par_line(pos.leader)
     for seat, card in line:
@@ -106,3 +118,14 @@ def test_a_lone_maker_with_the_top_five_trumps_marches() -> None:
     solver = Solver(hands, HEARTS, maker=0, out=(2,))
     assert solver.par(leader=1) == 5
     assert solver.par_line(leader=1)[0][0] == 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_compiled_search_gives_the_python_values_all_along_a_hand(seed: int) -> None:
+    backend(True)
+    rng = random.Random(3000 + seed)
+    python, pos = random_setup(rng)
+    compiled = Solver(python.hands, python.trump, python.maker_team, python.out, compiled=True)
+    while moves := python.moves(pos):
+        assert compiled.value(pos) == python.value(pos)
+        pos = python.after(pos, rng.choice(moves))

@@ -36,6 +36,7 @@ trumps draw the defenders' trumps, and its two clubs then take two more:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pipeline.games.euchre.cards import EFFECTIVE, POWER, SUIT_MASK, Card, CardSet, Suit, card_name, power
 from pipeline.games.euchre.rules import PLAY_ORDER, Seat
@@ -90,8 +91,10 @@ class Solver:
     __slots__ = (
         "_effective",
         "_follow",
+        "_kernel",
         "_order",
         "_power",
+        "_table",
         "hands",
         "maker_team",
         "nodes",
@@ -101,7 +104,13 @@ class Solver:
     )
 
     def __init__(
-        self, hands: Sequence[CardSet], trump: Suit, maker: Seat, out: tuple[Seat, ...] = ()
+        self,
+        hands: Sequence[CardSet],
+        trump: Suit,
+        maker: Seat,
+        out: tuple[Seat, ...] = (),
+        *,
+        compiled: bool | None = None,
     ) -> None:
         self.hands = [0 if seat in out else hands[seat] for seat in range(4)]
         self.trump = trump
@@ -114,6 +123,12 @@ class Solver:
         self._follow = SUIT_MASK[trump]
         self._effective = EFFECTIVE[trump]
         self._power = POWER[trump]
+        #: The compiled search (numba) and its table, unless ``compiled`` is False
+        #: or numba is missing: then the search below, in plain Python.
+        self._kernel = _compiled_search(compiled is True) if compiled is not False else None
+        self._table: tuple[Any, Any, Any] | None = None
+        if compiled and self._kernel is None:
+            raise RuntimeError("the compiled search needs numba")
 
     # ------------------------------------------------------------------
     # The public questions
@@ -131,6 +146,8 @@ class Solver:
         """The makers' tricks at par from ``pos``: those taken plus those still to come."""
         hands = [0 if seat in self.out else h for seat, h in enumerate(pos.hands)]
         left = max(h.bit_count() for h in hands)
+        if self._kernel is not None:
+            return pos.maker_tricks + self._compiled_value(hands, pos, left)
         if not pos.trick:
             return pos.maker_tricks + self._trick(hands, pos.leader, left, -1, left + 1)
         order = self._order[pos.leader]
@@ -143,6 +160,31 @@ class Solver:
                 best_seat, best_power = seat, table[card]
         v = self._play(hands, order, len(pos.trick), led, best_seat, best_power, on_table, left, -1, left + 1)
         return pos.maker_tricks + v
+
+    def _compiled_value(self, hands: list[CardSet], pos: Position, left: int) -> int:
+        assert self._kernel is not None
+        search, tables, np = self._kernel
+        if self._table is None:
+            self._table = tables()
+        keys, lows, highs = self._table
+        stats = np.zeros(1, dtype=np.int64)
+        out_mask = sum(1 << s for s in self.out)
+        held = np.array(hands, dtype=np.int64)
+        if not pos.trick:
+            v = search(held, pos.leader, 0, 0, pos.leader, -1, 0, left, -1, left + 1, True,
+                       self.trump, self.maker_team, out_mask, keys, lows, highs, stats)  # fmt: skip
+        else:
+            led = self._effective[pos.trick[0][1]]
+            table = self._power[led]
+            best_seat, best_power, on_table = pos.trick[0][0], -1, 0
+            for seat, card in pos.trick:
+                on_table |= 1 << card
+                if table[card] > best_power:
+                    best_seat, best_power = seat, table[card]
+            v = search(held, pos.leader, len(pos.trick), led, best_seat, best_power, on_table, left, -1,
+                       left + 1, False, self.trump, self.maker_team, out_mask, keys, lows, highs, stats)  # fmt: skip
+        self.nodes += int(stats[0])
+        return int(v)
 
     def moves(self, pos: Position) -> list[Card]:
         """The cards the seat to play may play (every one, not one per class)."""
@@ -336,6 +378,32 @@ class Solver:
                     if alpha >= beta:
                         break
         return best
+
+
+_KERNEL: list[Any] = []
+#: Compiling the search takes seconds: a process uses it (when ``compiled`` is
+#: left to the solver) once it has made this many solvers.
+COMPILE_AFTER = 2000
+_made = [0]
+
+
+def _compiled_search(now: bool = False) -> tuple[Any, Any, Any] | None:
+    """The numba-compiled search, its table maker and numpy; None without numba
+    (or, unless ``now``, before :data:`COMPILE_AFTER` solvers)."""
+    if not now and _made[0] < COMPILE_AFTER:
+        _made[0] += 1
+        return None
+    if not _KERNEL:
+        try:
+            import numpy as np
+
+            from pipeline.games.euchre.par_kernel import new_table, search
+        except ImportError:
+            _KERNEL.append(None)
+        else:
+            _KERNEL.append((search, new_table, np))
+    kernel: tuple[Any, Any, Any] | None = _KERNEL[0]
+    return kernel
 
 
 def brute_force(solver: Solver, pos: Position) -> int:
