@@ -41,7 +41,9 @@ class Analysis:
     ``work(inputs)`` (a module-level function: it is sent to worker processes)
     gives the rows of each of ``tables`` (unqualified names, in the game's
     schema), and must write for every input hand a row that ``pending`` then
-    skips, even for a hand it cannot analyse.
+    skips, even for a hand it cannot analyse.  Input rows start with the hand's
+    ``game_id`` and ``hand_no``, columns of every one of ``tables``: what an
+    older ``version`` wrote of a hand is deleted when the hand is analysed again.
     """
 
     schema: str
@@ -150,6 +152,7 @@ def _run(
                 rows[table].extend(more)
         con.execute("begin transaction")
         try:
+            _forget(con, analysis, inputs)
             for table in analysis.tables:
                 _insert(con, f"{analysis.schema}.{table}", rows[table])
                 summary.rows[f"{analysis.schema}.{table}"] = summary.rows.get(
@@ -163,6 +166,19 @@ def _run(
         summary.batches += 1
         if on_batch is not None:
             on_batch(summary)
+
+
+def _forget(con: Any, analysis: Analysis, inputs: list[tuple[Any, ...]]) -> None:
+    """Delete what an older version wrote of the batch's hands (each input row
+    starts with the hand's ``game_id`` and ``hand_no``), so that it is replaced."""
+    keys = {"g": [row[0] for row in inputs], "h": [row[1] for row in inputs]}
+    for table in analysis.tables:
+        con.execute(
+            f"""delete from {analysis.schema}.{table} as t where exists (
+                select 1 from (select unnest($g) as game_id, unnest($h) as hand_no) as k
+                where k.game_id = t.game_id and k.hand_no = t.hand_no)""",
+            keys,
+        )
 
 
 def _chunks(rows: Sequence[tuple[Any, ...]], size: int) -> Iterator[list[tuple[Any, ...]]]:

@@ -321,3 +321,18 @@ def test_the_report_shows_the_par_study_once_analysed(loaded: Path, analysed: Pa
     page = (tmp_path / "after" / "report.html").read_text()
     assert "Study 4: decisions at double-dummy par" in page
     assert 'class="hand-link" href="viewer.html#' in page
+
+
+def test_a_newer_version_analyses_every_hand_again(
+    analysed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipeline.games.euchre.analysis as analysis
+
+    db = fresh_copy(analysed, tmp_path, "again.duckdb")
+    before = table_dump(db)
+    monkeypatch.setattr(analysis, "VERSION", analysis.VERSION + 1)
+    again = analyze(db)
+    assert again.hands["euchre"] == len(before[0])
+    hands, plays = table_dump(db)
+    assert [h[:-1] for h in hands] == [h[:-1] for h in before[0]] and plays == before[1]
+    assert {h[-1] for h in hands} == {analysis.VERSION}
