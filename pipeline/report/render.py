@@ -26,7 +26,7 @@ from pipeline.report.findings import findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
-from pipeline.report.viewer import cell_html, write_hand_viewer
+from pipeline.report.viewer import cell_html, cell_markdown, write_hand_viewer
 
 #: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
@@ -318,7 +318,7 @@ def markdown(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
 def _md_table(table: Table) -> str:
     headers, rows = display(table)
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell_markdown(c).replace("|", "\\|") for c in row) + " |" for row in rows]
     if not rows:
         lines.append("| none |" + " |" * (len(headers) - 1))
     return "\n".join(lines)

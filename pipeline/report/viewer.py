@@ -93,6 +93,19 @@ def cell_html(text: str) -> str:
     return html.escape(text)
 
 
+def cell_markdown(text: str) -> str:
+    """A table cell in Markdown: a ``hand:GAME/HAND`` value as a link into the viewer.
+
+    >>> cell_markdown("hand:g-1/2"), cell_markdown("renege")
+    ('[hand 2 of g-1](viewer.html#g-1/2)', 'renege')
+    """
+    if text.startswith(VIEWER_CELL) and "/" in text:
+        game_id, _, hand = text[len(VIEWER_CELL) :].rpartition("/")
+        if hand.isdigit():
+            return f"[hand {hand} of {game_id}]({viewer_link(game_id, int(hand))})"
+    return text
+
+
 def _game_viewers() -> dict[str, Viewer]:
     return {g.name: g.viewer() for g in installed() if g.viewer is not None}
 
