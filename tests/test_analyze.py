@@ -336,3 +336,30 @@ def test_a_newer_version_analyses_every_hand_again(
     hands, plays = table_dump(db)
     assert [h[:-1] for h in hands] == [h[:-1] for h in before[0]] and plays == before[1]
     assert {h[-1] for h in hands} == {analysis.VERSION}
+
+
+def test_partnerships_match_a_plain_recomputation(analysed: Path, expected: dict[Any, Any]) -> None:
+    per: dict[tuple[str, ...], list[tuple[int, int, int, int]]] = defaultdict(list)
+    for hand in expected.values():
+        for team in (0, 1):
+            pair = tuple(sorted((hand["players"][team], hand["players"][team + 2])))
+            making = team == hand["maker_team"]
+            par_points = hand["net"] if making else -hand["net"]
+            points = hand["points"][team] - hand["points"][1 - team]
+            lost = [loss for seat, loss in hand["losses"] if seat % 2 == team]
+            per[pair].append((par_points, points, sum(lost), len(lost)))
+    got = {
+        (a, b): rest
+        for a, b, *rest in rows(
+            analysed,
+            "select player_a, player_b, hands, mean_par_points, mean_points_over_par, loss_per_card "
+            "from euchre.par_partnerships",
+        )
+    }
+    assert set(got) == set(per)
+    for pair, hands in per.items():
+        n = len(hands)
+        assert got[pair][0] == n
+        assert got[pair][1] == pytest.approx(sum(h[0] for h in hands) / n)
+        assert got[pair][2] == pytest.approx(sum(h[1] - h[0] for h in hands) / n)
+        assert got[pair][3] == pytest.approx(sum(h[2] for h in hands) / sum(h[3] for h in hands))

@@ -99,3 +99,36 @@ select
 from seats as s
 join main.games as g using (game_id)
 group by all;
+
+-- Partnerships at par: each pair of partners (names in alphabetical order),
+-- what the deals were worth to them at par, the points their table's play
+-- added over par (the strength of the pair once the luck of the deal is
+-- taken out), and the tricks their own cards gave away.
+create or replace view euchre.par_partnerships as
+with teams as (
+    select p.game_id, p.hand_no, t.team,
+           list_sort([g.players[t.team + 1], g.players[t.team + 3]]) as pair,
+           case when t.team = h.maker_team then p.par_points else -p.par_points end as par_points,
+           case when t.team = 0 then h.team0_points - h.team1_points
+                else h.team1_points - h.team0_points end as points
+    from euchre.par_hands as p
+    join euchre.hands as h using (game_id, hand_no)
+    join main.games as g using (game_id)
+    cross join (select unnest([0, 1]) as team) as t
+    where p.solved
+),
+losses as (
+    select game_id, hand_no, seat % 2 as team, sum(loss) as lost, count(*) as cards
+    from euchre.par_plays
+    group by all
+)
+select
+    t.pair[1] as player_a,
+    t.pair[2] as player_b,
+    count(*) as hands,
+    avg(t.par_points) as mean_par_points,
+    avg(t.points - t.par_points) as mean_points_over_par,
+    sum(l.lost) / sum(l.cards) as loss_per_card
+from teams as t
+join losses as l using (game_id, hand_no, team)
+group by all;

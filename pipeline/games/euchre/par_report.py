@@ -20,6 +20,7 @@ REPORTS = (
     "euchre_par_loner_calls",
     "euchre_par_accuracy",
     "euchre_par_luck",
+    "euchre_par_partnerships",
     "euchre_par_costliest",
 )
 
@@ -32,6 +33,7 @@ SECTIONS = (
             ("euchre_par_loner_calls", "Going alone or not, judged by the points at par"),
             ("euchre_par_accuracy", "Play accuracy per player: tricks given away against par"),
             ("euchre_par_luck", "Luck per player: what the deal was worth at par, and the play over par"),
+            ("euchre_par_partnerships", "Partnerships: the points their play added over par, luck taken out"),
             ("euchre_par_costliest", "The hands that gave most tricks away (open one in the viewer)"),
         ],
     ),
