@@ -262,10 +262,17 @@ def analyze(
     from pipeline.analyze import analyze as run_analyses
     from pipeline.parallel import jobs_for
 
+    def progress(so_far: Any) -> None:
+        if not as_json and sys.stderr.isatty():
+            done = sum(so_far.hands.values())
+            typer.echo(f"\r{done:,} hands analysed", err=True, nl=False)
+
     try:
-        summary = run_analyses(db, jobs=jobs_for(jobs))
+        summary = run_analyses(db, jobs=jobs_for(jobs), on_batch=progress)
     except TricklogError as e:
         fail(str(e))
+    if not as_json and sys.stderr.isatty() and summary.batches:
+        typer.echo("", err=True)  # end the progress line
     print_json(summary.to_json()) if as_json else typer.echo(summary.describe())
 
 
