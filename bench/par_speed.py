@@ -101,7 +101,7 @@ def main() -> None:
             print(f"analyze_hand, numba:      {n / fast:8.1f} hands/s CPU")
             full = fast
 
-        par.COMPILE_AFTER = 2000  # as analyze runs: each worker compiles once it has made 2000 solvers
+        par.COMPILE_AFTER = 10_000  # as analyze runs: a worker compiles once it has made 10,000 solvers
         for jobs in (1, 2):
             db = folder / f"jobs{jobs}.duckdb"
             shutil.copy(base, db)

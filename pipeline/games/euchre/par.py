@@ -383,7 +383,7 @@ class Solver:
 _KERNEL: list[Any] = []
 #: Compiling the search takes seconds: a process uses it (when ``compiled`` is
 #: left to the solver) once it has made this many solvers.
-COMPILE_AFTER = 2000
+COMPILE_AFTER = 10_000
 _made = [0]
 
 
