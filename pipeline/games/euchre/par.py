@@ -15,6 +15,10 @@ of double-dummy solvers:
   no card between them that is still in play (held by anyone, or on the
   table) are worth the same, so only one of them is tried.
 
+The same search, compiled with numba (:mod:`par_kernel`), takes over in a
+process that solves many deals, when numba is installed; the tests hold the
+two to the same values.
+
 Seats that sit out (a lone maker's partner, a lone defender's) hold nothing
 here; the rules of play are :mod:`trick`'s (:func:`trick.legal_plays`), the
 tables are :mod:`cards`'s.
