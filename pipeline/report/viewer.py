@@ -31,6 +31,7 @@ game's study points to) and the violations; each game's ``viewer`` hook (a
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
@@ -104,6 +105,26 @@ def cell_markdown(text: str) -> str:
         if hand.isdigit():
             return f"[hand {hand} of {game_id}]({viewer_link(game_id, int(hand))})"
     return text
+
+
+_HTML_CELL = re.compile(r"<td([^>]*)>" + re.escape(VIEWER_CELL) + r"([^<]*)</td>")
+_MD_CELL = re.compile(r"(?<=\| )" + re.escape(VIEWER_CELL) + r"(\S+?)(?= \|)")
+
+
+def link_hands_html(page: str) -> str:
+    """The report page with every ``hand:GAME/HAND`` table cell a link into the viewer.
+
+    >>> link_hands_html('<td class="x">hand:g&amp;1/2</td>')
+    '<td class="x"><a class="hand-link" href="viewer.html#g%261/2">hand 2 of g&amp;1</a></td>'
+    """
+    return _HTML_CELL.sub(
+        lambda m: f"<td{m.group(1)}>{cell_html(VIEWER_CELL + html.unescape(m.group(2)))}</td>", page
+    )
+
+
+def link_hands_markdown(text: str) -> str:
+    """The Markdown report with every ``hand:GAME/HAND`` table cell a link into the viewer."""
+    return _MD_CELL.sub(lambda m: cell_markdown(VIEWER_CELL + m.group(1)), text)
 
 
 def _game_viewers() -> dict[str, Viewer]:

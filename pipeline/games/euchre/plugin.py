@@ -58,6 +58,12 @@ def _report() -> Any:
     return REPORT
 
 
+def _simulator() -> Simulator:
+    from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
+
+    return Simulator(write_simulation, preset_names(), "cards4net", MIXED)
+
+
 def _analyze() -> Any:
     from pipeline.analyze import Analysis
     from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hands, par_ddl
@@ -78,12 +84,6 @@ def _viewer() -> Any:
     from pipeline.report.viewer import Viewer
 
     return Viewer(viewer_hands, studied_hands)
-
-
-def _simulator() -> Simulator:
-    from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
-
-    return Simulator(write_simulation, preset_names(), "cards4net", MIXED)
 
 
 GAME = Game(
