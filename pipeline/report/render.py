@@ -26,7 +26,7 @@ from pipeline.report.findings import findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
-from pipeline.report.viewer import link_hands_html, link_hands_markdown, write_hand_viewer
+from pipeline.report.viewer import write_hand_viewer
 
 #: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
@@ -103,8 +103,8 @@ def _write_report(
         notes.update(report.findings(summary[report.key]))
     sections = [*SECTIONS, *(section for report in shown for section in report.sections)]
     view = PageView(tables, charts, notes, sections, _title(shown))
-    result.files.append(_write_text(out / "report.md", link_hands_markdown(markdown(view, db, filters))))
-    result.files.append(_write_text(out / "report.html", link_hands_html(page(view, db, filters))))
+    result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
+    result.files.append(_write_text(out / "report.html", page(view, db, filters)))
     result.files.append(write_hand_viewer(db, out, sources, players))
     return result
 

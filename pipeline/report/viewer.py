@@ -209,9 +209,14 @@ def write_viewer(con: duckdb.DuckDBPyConnection, out: Path) -> Path:
 
 def write_hand_viewer(db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> Path:
     """Write ``viewer.html`` into the report folder ``out``, the hands of the
-    report's scope (its ``--source`` and ``--player`` filters)."""
+    report's scope (its ``--source`` and ``--player`` filters), and make the
+    ``hand:GAME/HAND`` cells of ``report.html`` and ``report.md`` there links to it."""
     from pipeline.report.run import connect
 
+    for name, link in (("report.html", link_hands_html), ("report.md", link_hands_markdown)):
+        page = out / name
+        if page.is_file():
+            page.write_text(link(page.read_text(encoding="utf-8")), encoding="utf-8")
     con = connect(db, sources, players)
     try:
         return write_viewer(con, out)
