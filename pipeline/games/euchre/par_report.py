@@ -59,6 +59,7 @@ def summary(tables: dict[str, Table]) -> dict[str, Any]:
                 "mistakes": r["mistakes"],
             }
             for r in tables["euchre_par_accuracy"].rows()
+            if r["player"] is not None  # a seat with no name (a placeholder) is left out
         },
     }
 
