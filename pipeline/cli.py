@@ -320,6 +320,30 @@ def report(
 
 
 @app.command()
+def analyze(
+    db: DbOption = Path("tricklog.duckdb"),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Each game's deeper studies (Euchre: double-dummy par) into the warehouse; resumable."""
+    from pipeline.analyze import analyze as run_analyses
+    from pipeline.parallel import jobs_for
+
+    def progress(so_far: Any) -> None:
+        if not as_json and sys.stderr.isatty():
+            done = sum(so_far.hands.values())
+            typer.echo(f"\r{done:,} hands analysed", err=True, nl=False)
+
+    try:
+        summary = run_analyses(db, jobs=jobs_for(jobs), on_batch=progress)
+    except TricklogError as e:
+        fail(str(e))
+    if not as_json and sys.stderr.isatty() and summary.batches:
+        typer.echo("", err=True)  # end the progress line
+    print_json(summary.to_json()) if as_json else typer.echo(summary.describe())
+
+
+@app.command()
 def demo(
     workdir: Annotated[Path, typer.Option("--dir", help="Work folder for the demo's files.")] = Path(
         "tricklog-demo"

@@ -124,6 +124,10 @@ class Game:
     fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
         default=None, compare=False
     )
+    #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
+    analyze: Callable[[], Any] | None = field(default=None, compare=False)
+    #: The game's hand viewer data for the report (a ``pipeline.report.viewer.Viewer``).
+    viewer: Callable[[], Any] | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         return f"Game({self.name!r}, {self.record_format!r})"

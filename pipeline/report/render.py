@@ -29,6 +29,7 @@ from pipeline.report.game import GameReport, Section
 from pipeline.report.inference import MIN_N, adjust, small
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
+from pipeline.report.viewer import write_hand_viewer
 
 #: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
@@ -51,6 +52,7 @@ SECTIONS = (
             ("audit_violations_by_code", "Violations by code"),
             ("audit_violations_by_file", "Violations and quarantined lines by file"),
             ("audit_violations_by_player", "Violations by player (the seat at fault)"),
+            ("audit_violations_list", "Violations, each linked to its hand in the viewer"),
             ("audit_quarantine", "Quarantined lines (not loaded)"),
             ("audit_copies", "Copies: hands recorded more than once (counted once)"),
             ("audit_aliases", "Names that may be one person (suggestions for --players)"),
@@ -123,6 +125,7 @@ def _write_report(
     view = PageView(tables, charts, notes, sections, _title(shown), glossary)
     result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
     result.files.append(_write_text(out / "report.html", page(view, db, filters)))
+    result.files.append(write_hand_viewer(db, out, sources, players))
     return result
 
 

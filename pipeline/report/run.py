@@ -48,6 +48,7 @@ REPORTS = (
     "audit_violations_by_code",
     "audit_violations_by_file",
     "audit_violations_by_player",
+    "audit_violations_list",
     "audit_quarantine",
     "audit_copies",
     "audit_aliases",
@@ -151,7 +152,10 @@ def run_report(
 def game_reports(con: duckdb.DuckDBPyConnection) -> list[GameReport]:
     """The reports of the installed games whose tables the warehouse has."""
     schemas = {r[0] for r in con.execute("select schema_name from duckdb_schemas()").fetchall()}
-    return [g.report() for g in installed() if g.report is not None and g.name in schemas]
+    from pipeline.analyze import study_reports
+
+    reports = [g.report() for g in installed() if g.report is not None and g.name in schemas]
+    return reports + study_reports(con)
 
 
 def run_reports(

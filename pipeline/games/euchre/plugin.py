@@ -89,6 +89,28 @@ def _simulator() -> Simulator:
     return Simulator(write_simulation, preset_names(), "cards4net", MIXED)
 
 
+def _analyze() -> Any:
+    from pipeline.analyze import Analysis
+    from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hands, par_ddl
+
+    return Analysis(
+        "euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION, _par_report
+    )
+
+
+def _par_report() -> Any:
+    from pipeline.games.euchre.par_report import REPORT
+
+    return REPORT
+
+
+def _viewer() -> Any:
+    from pipeline.games.euchre.viewer import studied_hands, viewer_hands
+    from pipeline.report.viewer import Viewer
+
+    return Viewer(viewer_hands, studied_hands)
+
+
 GAME = Game(
     name="euchre",
     record_format="euchre/1",
@@ -105,4 +127,6 @@ GAME = Game(
     folder=Path(__file__).parent,
     fast_check=_fast_check,
     fast_replays=_fast_replays,
+    analyze=_analyze,
+    viewer=_viewer,
 )

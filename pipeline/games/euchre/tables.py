@@ -226,12 +226,14 @@ def _add_tricks(rows: Rows, game_id: str, hand: HandResult) -> None:
 
 def warehouse_tables() -> GameTables:
     """Euchre's part of the warehouse (the plugin's ``tables``)."""
+    from pipeline.games.euchre.deals import Deals, deals_ddl, with_deals
+
     ddl = files("pipeline.games.euchre").joinpath("warehouse.sql").read_text(encoding="utf-8")
     return GameTables(
         schema="euchre",
-        ddl=ddl,
-        models=MODELS,
-        rows=table_rows,
+        ddl=ddl + deals_ddl(),
+        models={**MODELS, "deals": Deals},
+        rows=with_deals(table_rows),
         facts=game_facts,
         record_fields=GAME_FIELDS,
         partitioned=frozenset({"hands", "plays"}),

@@ -52,6 +52,13 @@ def _simulator() -> Simulator:
     return Simulator(write_simulation, preset_names(), "fft", "fft")
 
 
+def _viewer() -> Any:
+    from pipeline.games.tarot.viewer import viewer_hands
+    from pipeline.report.viewer import Viewer
+
+    return Viewer(viewer_hands)
+
+
 GAME = Game(
     name="tarot",
     record_format=FORMAT,
@@ -63,4 +70,5 @@ GAME = Game(
     simulator=_simulator,
     fingerprints=hand_fingerprints,
     folder=Path(__file__).parent,
+    viewer=_viewer,
 )
