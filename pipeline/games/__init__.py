@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pipeline.violations import Violation
@@ -111,8 +110,6 @@ class Game:
     #: A replay -> one fingerprint per hand (its recorded play; None for a hand
     #: with no card played): copies of a hand, in any file or game, share it.
     fingerprints: Callable[[Any], Sequence[str | None]] | None = None
-    #: The folder of the game's package (its SQL files, schema files).
-    folder: Path | None = field(default=None, compare=False)
     #: The fast path: a batch of the game's records -> for each, a replay when the
     #: game is *cleared* (the reference ``replay`` would find no violation; every
     #: hand's deal known), else None (the reference replay decides).  Optional.
@@ -174,10 +171,6 @@ def installed() -> list[Game]:
             if game.name not in _REGISTRY:
                 register(game)
     return list(_SORTED)
-
-
-def game_named(name: str) -> Game | None:
-    return next((g for g in installed() if g.name == name), None)
 
 
 def game_for_record(record: Mapping[str, Any]) -> Game | None:

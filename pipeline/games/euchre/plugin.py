@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from pipeline.games import Game, Importer, Replay, Simulator, cleared
@@ -124,7 +123,6 @@ GAME = Game(
     report=_report,
     simulator=_simulator,
     fingerprints=_fingerprints,
-    folder=Path(__file__).parent,
     fast_check=_fast_check,
     fast_replays=_fast_replays,
     analyze=_analyze,

@@ -11,7 +11,6 @@ stays cheap.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from pipeline.games import Game, Importer, Simulator
@@ -69,6 +68,5 @@ GAME = Game(
     report=_report,
     simulator=_simulator,
     fingerprints=hand_fingerprints,
-    folder=Path(__file__).parent,
     viewer=_viewer,
 )

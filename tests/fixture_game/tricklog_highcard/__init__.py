@@ -11,7 +11,6 @@ A record: ``{"format": "highcard/1", "game_id": "h1", "players": ["ann", "bob"],
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pipeline.games import Game
@@ -150,5 +149,4 @@ GAME = Game(
     replay=replay,
     tables=_tables,
     report=_report,
-    folder=Path(__file__).parent,
 )
