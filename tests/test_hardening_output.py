@@ -7,25 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
-from warehouse_helpers import counts, run_cli, valid_lines
-
-from pipeline.warehouse.api import load
+from warehouse_helpers import assert_refused, counts, run_cli, small_warehouse, valid_lines
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("wh")
-    source = folder / "games.jsonl"
-    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
-    load([str(source)], folder / "w.duckdb")
-    return folder / "w.duckdb"
-
-
-def _refused(proc: object) -> None:
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)  # type: ignore[attr-defined]
-    stderr: str = proc.stderr  # type: ignore[attr-defined]
-    assert stderr.startswith("tricklog: ") and "Traceback" not in stderr
-    assert len(stderr.strip().splitlines()) == 1, stderr
+    return small_warehouse(tmp_path_factory.mktemp("wh"))
 
 
 def _spellings(db: Path) -> list[str]:
@@ -47,7 +34,7 @@ def test_output_onto_the_warehouse_is_refused(db: Path, fmt: str) -> None:
     before = db.read_bytes()
     for out in _spellings(db):
         proc = run_cli("sql", "select 1 as x", "--db", str(db), "-f", fmt, "-o", out)
-        _refused(proc)
+        assert_refused(proc)
         assert "the warehouse" in proc.stderr
     assert db.read_bytes() == before
     assert counts(db)["games"] == len(valid_lines())
@@ -58,7 +45,7 @@ def test_output_onto_the_warehouse_through_a_hard_link_is_refused(db: Path, tmp_
     hard = tmp_path / "hard.duckdb"
     os.link(db, hard)
     proc = run_cli("sql", "select 1 as x", "--db", str(db), "-f", "csv", "-o", str(hard))
-    _refused(proc)
+    assert_refused(proc)
     assert counts(db)["games"] == len(valid_lines())
 
 

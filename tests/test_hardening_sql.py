@@ -7,25 +7,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from warehouse_helpers import counts, run_cli, valid_lines
+from warehouse_helpers import assert_refused, counts, run_cli, small_warehouse
 
-from pipeline.warehouse.api import Warehouse, load
+from pipeline.warehouse.api import Warehouse
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("wh")
-    source = folder / "games.jsonl"
-    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
-    load([str(source)], folder / "w.duckdb")
-    return folder / "w.duckdb"
-
-
-def _refused(proc: object) -> None:
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)  # type: ignore[attr-defined]
-    stderr: str = proc.stderr  # type: ignore[attr-defined]
-    assert stderr.startswith("tricklog: ") and "Traceback" not in stderr
-    assert len(stderr.strip().splitlines()) == 1, stderr
+    return small_warehouse(tmp_path_factory.mktemp("wh"))
 
 
 @pytest.mark.parametrize(
@@ -44,7 +33,7 @@ def test_explain_cannot_write_or_install(db: Path, tmp_path: Path, statement: st
     target.write_bytes(b"precious")
     before = counts(db)
     proc = run_cli("sql", statement.format(target=target), "--db", str(db), cwd=tmp_path)
-    _refused(proc)
+    assert_refused(proc)
     assert target.read_bytes() == b"precious"
     assert counts(db) == before
 
@@ -62,7 +51,7 @@ def test_a_query_opens_no_other_file(db: Path, tmp_path: Path, query: str) -> No
     secret = tmp_path / "secret.csv"
     secret.write_text("a,b\n1,2\n")
     proc = run_cli("sql", query.format(secret=secret, folder=tmp_path), "--db", str(db))
-    _refused(proc)
+    assert_refused(proc)
     assert "Permission Error" in proc.stderr
 
 
@@ -93,10 +82,10 @@ def test_plain_explain_and_explain_analyze_of_a_query_still_work(db: Path) -> No
 
 def test_sql_error_is_one_line_and_whole_with_verbose(db: Path) -> None:
     proc = run_cli("sql", "select nope from games", "--db", str(db))
-    _refused(proc)
+    assert_refused(proc)
     assert "Binder Error" in proc.stderr and "Candidate bindings" in proc.stderr
     parse = run_cli("sql", "select * from games where", "--db", str(db))
-    _refused(parse)
+    assert_refused(parse)
     assert "Parser Error" in parse.stderr and "LINE 1" not in parse.stderr
     verbose = run_cli("sql", "select * from games where", "--db", str(db), "--verbose")
     assert verbose.returncode == 2 and "LINE 1" in verbose.stderr and "^" in verbose.stderr

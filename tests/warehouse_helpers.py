@@ -65,3 +65,20 @@ def counts(db: Path) -> dict[str, int]:
         return {t: con.execute(f"select count(*) from {t}").fetchall()[0][0] for t in TABLES[:-1]}
     finally:
         con.close()
+
+
+def small_warehouse(folder: Path) -> Path:
+    """A warehouse in ``folder`` loaded with the 15 valid fixture games."""
+    from pipeline.warehouse.api import load
+
+    source = folder / "games.jsonl"
+    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    load([str(source)], folder / "w.duckdb")
+    return folder / "w.duckdb"
+
+
+def assert_refused(proc: subprocess.CompletedProcess[str]) -> None:
+    """Exit 2 with one line on stderr, no traceback."""
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.startswith("tricklog: ") and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
