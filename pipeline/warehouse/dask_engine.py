@@ -44,7 +44,7 @@ from pipeline.sources import BOM, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.load import VERSION, InputFile, LoadSummary, _input_file, _violation
-from pipeline.warehouse.prepare import prepare, replay_for_load
+from pipeline.warehouse.prepare import misfit_message, prepare, replay_for_load
 from pipeline.warehouse.tables import Batch
 
 if TYPE_CHECKING:
@@ -322,15 +322,14 @@ def _without_misfits(
             try:
                 _TaggedRows.of(rows, fact.line).tables(models, check=True)
             except Exception as e:
-                detail = str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
-                message = (
-                    f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
-                )
-                reason = _violation("schema", message, fact.game_id, file, fact.line)
+                # quarantined with its reason, keeping the game's own violations (as the loader does)
+                reason = _violation("schema", misfit_message(e), fact.game_id, file, fact.line)
                 _quarantine_rows(
                     kept, file, fact.line, fact.game_id, reason, raws[fact.line], [reason], run_id
                 )
-                out.append(LineFact(fact.line, True, fact.game_id, fact.digest, False, 1))
+                found = rows.get("violations", [])
+                kept.add({"violations": found}, fact.line)
+                out.append(LineFact(fact.line, True, fact.game_id, fact.digest, False, 1 + len(found)))
                 continue
         kept.add(rows, fact.line)
         out.append(fact)

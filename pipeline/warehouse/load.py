@@ -48,7 +48,7 @@ from pipeline.validate import check_format, reader_for
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.guard import one_line
-from pipeline.warehouse.prepare import Prepared, Replayed, prepare, replay_for_load
+from pipeline.warehouse.prepare import Prepared, Replayed, misfit_message, prepare, replay_for_load
 from pipeline.warehouse.tables import Batch
 
 if TYPE_CHECKING:
@@ -471,9 +471,7 @@ class _Loader:
         self.summary.violations -= len(replayed.violations)
         if replayed.game_id is not None:
             self.known.pop(replayed.game_id, None)
-        detail = str(error).strip().splitlines()[0][:300] if str(error).strip() else type(error).__name__
-        message = f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
-        reason = _violation("schema", message, replayed.game_id, file, line)
+        reason = _violation("schema", misfit_message(error), replayed.game_id, file, line)
         self._quarantine(file, line, replayed.game_id, reason, raw, [reason, *replayed.violations])
 
 

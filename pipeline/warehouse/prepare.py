@@ -86,3 +86,10 @@ def prepare(item: SourceItem, raw: bytes) -> Prepared:
         )
         return Prepared(SourceItem(item.file, item.line, raw, None, [reason]), raw, False)
     return Prepared(item, raw, True, game_id, digest)
+
+
+def misfit_message(error: Exception) -> str:
+    """Why a game whose rows do not fit the warehouse's columns is quarantined."""
+    text = str(error).strip()
+    detail = text.splitlines()[0][:300] if text else type(error).__name__
+    return f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
