@@ -24,7 +24,7 @@ from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
 from pipeline.copies import fingerprints_of
-from pipeline.games import replay_items
+from pipeline.games import ClearedReplay, clear_lines, replay_items
 from pipeline.sources import SourceItem, iter_lines, parse_line
 from pipeline.violations import Violation
 
@@ -153,14 +153,25 @@ def replay_lines(path: str, chunk: list[tuple[int, bytes]], fast_path: bool = Tr
 
 
 def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) -> list[LineResult]:
-    items = [parse_line(path, number, line) for number, line in chunk]
+    fast = cleared_from_bytes(chunk) if fast_path else [None] * len(chunk)
+    items = [
+        parse_line(path, number, line)
+        for (number, line), done in zip(chunk, fast, strict=True)
+        if done is None
+    ]
     games = [item for item in items if item.record is not None]
     # whole replays of cleared games too: copies are recognised by their hands' fingerprints
     replays = iter(replay_items(games, fast_path, full=True))
+    parsed = iter(items)
     out: list[LineResult] = []
-    for item in items:
-        number = item.line
-        assert number is not None
+    for (number, _), cleared in zip(chunk, fast, strict=True):
+        if cleared is not None:
+            prints = cleared.fingerprints
+            hands = [KNOWN_DEAL] * len(cleared.hands)
+            digest = ReplayDigest(cleared.game_id, [], hands, [], None if prints is None else list(prints))
+            out.append((number, None, digest, []))
+            continue
+        item = next(parsed)
         if item.record is None:
             out.append((number, item.raw, None, [v.at(file=path, line=number) for v in item.violations]))
             continue
@@ -178,6 +189,16 @@ def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) ->
 
 
 _replay_lines = replay_lines
+
+
+def cleared_from_bytes(chunk: list[tuple[int, bytes]]) -> list[ClearedReplay | None]:
+    """The games of a chunk its games' ``fast_lines`` clear straight from their
+    bytes (a line cut short at the length limit is never one)."""
+    plain = [i for i, (_, line) in enumerate(chunk) if type(line) is bytes]
+    out: list[ClearedReplay | None] = [None] * len(chunk)
+    for i, cleared in zip(plain, clear_lines([chunk[i][1] for i in plain]), strict=True):
+        out[i] = cleared
+    return out
 
 
 def replay_jsonl_here(path: str) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:

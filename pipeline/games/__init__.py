@@ -121,6 +121,13 @@ class Game:
     fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
         default=None, compare=False
     )
+    #: The fast path straight from the bytes: a batch of raw JSON Lines -> for
+    #: each, a :class:`ClearedReplay` (with its hands' fingerprints) when the line
+    #: is a game of this game's format that it clears, else None (the line is
+    #: parsed and replayed as usual).  Optional; never claims another format.
+    fast_lines: Callable[[Sequence[bytes]], list[ClearedReplay | None]] | None = field(
+        default=None, compare=False
+    )
     #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
     analyze: Callable[[], Any] | None = field(default=None, compare=False)
     #: The game's hand viewer data for the report (a ``pipeline.report.viewer.Viewer``).
@@ -244,6 +251,21 @@ class ClearedReplay:
     hands: Sequence[HandOutcome]
     violations: list[Violation] = field(default_factory=list)
     unknown_fields: list[str] = field(default_factory=list)
+    #: The hands' fingerprints, when the fast path computed them.
+    fingerprints: Sequence[str | None] | None = None
+
+
+def clear_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
+    """For each raw JSON line, the replay of the game a game's ``fast_lines``
+    clears from its bytes, else None (to parse and replay as usual)."""
+    out: list[ClearedReplay | None] = [None] * len(lines)
+    for game in installed():
+        if game.fast_lines is None:
+            continue
+        todo = [i for i, done in enumerate(out) if done is None]
+        for i, replay in zip(todo, game.fast_lines([lines[i] for i in todo]), strict=True):
+            out[i] = replay
+    return out
 
 
 def cleared(game_id: str, hands: int) -> ClearedReplay:

@@ -104,7 +104,7 @@ _SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
 _POWER = np.array(POWER, dtype=np.int64)
 
 
-def _rules_row(rules: Rules) -> list[int]:
+def rules_row(rules: Rules) -> list[int]:
     return [
         rules.stick_the_dealer,
         rules.farmers_hand,
@@ -143,7 +143,7 @@ class _Batch:
         index = self.rules.get(rules)
         if index is None:
             index = self.rules[rules] = len(self.rules)
-            self.rules_rows += _rules_row(rules)
+            self.rules_rows += rules_row(rules)
         return index
 
 
@@ -360,20 +360,34 @@ def fast_replays(
     if checked is None:
         return out
     indices, games, hands, results, rules_of = checked
+    built = replays_of(
+        [records[i]["game_id"] for i, _ in indices], games[[g for _, g in indices]], hands, results, rules_of
+    )
+    for (i, _), replay in zip(indices, built, strict=True):
+        out[i] = replay
+    return out
+
+
+def replays_of(
+    game_ids: Sequence[str],
+    games: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    results: npt.NDArray[np.int64],
+    rules_of: Sequence[Rules],
+) -> list[GameReplay]:
+    """The replays of cleared games (``games``: their rows, in the order of
+    ``game_ids``), built from what the kernel found."""
     hand_rows = hands.tolist()
     result_rows = results.tolist()
-    game_rows = games.tolist()
-    for i, g in indices:
-        record = records[i]
-        first, count = game_rows[g][G_FIRST], game_rows[g][G_HANDS]
-        rules = rules_of[game_rows[g][G_RULES]]
-        replay = GameReplay(record["game_id"], rules)
+    out = []
+    for game_id, (rules_index, first, count, *_) in zip(game_ids, games.tolist(), strict=True):
+        rules = rules_of[rules_index]
+        replay = GameReplay(game_id, rules)
         for n in range(count):
             replay.hands.append(_hand_result(n, hand_rows[first + n], result_rows[first + n]))
-        last = replay.hands[-1].score
-        replay.score = last
+        replay.score = replay.hands[-1].score
         replay.ended_at = next((h.index for h in replay.hands if max(h.score) >= rules.target), None)
-        out[i] = replay
+        out.append(replay)
     return out
 
 
@@ -423,8 +437,8 @@ def _check(
     limit = MIN_GAMES if min_games is None else min_games
     if len(records) < max(limit, 1):
         return None
-    kernel = _kernel()
-    if kernel is None:
+    check = kernel()
+    if check is None:
         return None
     batch = _Batch()
     laid_out = []
@@ -436,18 +450,27 @@ def _check(
     hands = np.array(batch.hands, dtype=np.int64).reshape(-1, WIDTH)
     games = np.array(batch.games, dtype=np.int64).reshape(-1, G_WIDTH)
     rules = np.array(batch.rules_rows, dtype=np.int64).reshape(-1, R_WIDTH)
-    ok = np.zeros(len(laid_out), dtype=np.bool_)
-    results = np.zeros((len(hands), O_WIDTH), dtype=np.int64)
-    kernel(games, hands, rules, _EFFECTIVE, _SUIT_MASK, _POWER, NINES_AND_TENS, ok, results)
+    ok, results = check_rows(check, games, hands, rules)
     cleared = [(i, g) for g, (i, good) in enumerate(zip(laid_out, ok.tolist(), strict=True)) if good]
     return cleared, games, hands, results, list(batch.rules)
+
+
+def check_rows(
+    kernel: Any, games: npt.NDArray[np.int64], hands: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """The kernel over laid-out rows: whether each game is cleared, and what it
+    says of each hand (the ``O_*`` columns)."""
+    ok = np.zeros(len(games), dtype=np.bool_)
+    results = np.zeros((len(hands), O_WIDTH), dtype=np.int64)
+    kernel(games, hands, rules, _EFFECTIVE, _SUIT_MASK, _POWER, NINES_AND_TENS, ok, results)
+    return ok, results
 
 
 _KERNEL: Any = None
 _KERNEL_TRIED = False
 
 
-def _kernel() -> Any:
+def kernel() -> Any:
     """The compiled kernel (None without numba)."""
     global _KERNEL, _KERNEL_TRIED
     if not _KERNEL_TRIED:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from pipeline.games import Game, Importer, Replay, Simulator, cleared
+from pipeline.games import ClearedReplay, Game, Importer, Replay, Simulator, cleared
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
@@ -82,6 +82,12 @@ def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
     return list(fast_replays(records))
 
 
+def _fast_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
+    from pipeline.games.euchre.fast_scan import cleared_lines
+
+    return cleared_lines(lines)
+
+
 def _simulator() -> Simulator:
     from pipeline.games.euchre.simulate import MIXED, preset_names, write_simulation
 
@@ -125,6 +131,7 @@ GAME = Game(
     fingerprints=_fingerprints,
     fast_check=_fast_check,
     fast_replays=_fast_replays,
+    fast_lines=_fast_lines,
     analyze=_analyze,
     viewer=_viewer,
 )

@@ -1,0 +1,200 @@
+"""Clean euchre/1 lines cleared straight from their bytes.
+
+:func:`scan` hands a batch of raw JSON Lines to a compiled scanner
+(:mod:`pipeline.games.euchre.fast_scan_kernel`) that reads the usual shape of
+a euchre/1 record straight into the fast path's rows -- no Python object per
+hand, card or bid -- and then to the fast path's kernel
+(:func:`pipeline.games.euchre.fast.check_rows`).  A line the scanner gives up
+on (anything unusual: an escape in a string, an unknown key, a fraction) or
+the kernel does not clear is simply not in the result: the caller parses it
+and replays it as before.  Python only reads each game's id, players and
+rules object (one dictionary lookup per game for the rules).
+
+>>> from pipeline.games.euchre.replay import _DOCTEST_GAME
+>>> scan([_DOCTEST_GAME.encode()], min_games=0).lines   # a renege: not cleared
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import orjson
+
+from pipeline.games import KNOWN_DEAL, ClearedReplay
+from pipeline.games.euchre.fast import (
+    G_HANDS,
+    G_RULES,
+    G_WIDTH,
+    MIN_GAMES,
+    TOKENS,
+    WIDTH,
+    check_rows,
+    kernel,
+    replays_of,
+    rules_row,
+)
+from pipeline.games.euchre.fingerprint import hand_fingerprints
+from pipeline.games.euchre.rules import Rules, RulesError
+
+Ints = npt.NDArray[np.int64]
+#: Bytes of JSON a hand takes at least (a deal alone is over 100): the scanner's room.
+_MIN_HAND_BYTES = 100
+
+
+@dataclass(slots=True)
+class Scanned:
+    """The games of a batch cleared from their bytes, and what the kernel found."""
+
+    #: The position in the batch of each cleared line.
+    lines: list[int]
+    game_ids: list[str]
+    players: list[list[str]]
+    #: One row per cleared game (``fast.G_*``); ``G_FIRST`` indexes ``hands``.
+    games: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    #: What the kernel says of each hand (``fast.O_*``), row for row with ``hands``.
+    results: npt.NDArray[np.int64]
+    #: The rule sets, by ``games[:, G_RULES]``.
+    rules: list[Rules]
+
+
+def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned:
+    """The lines of a batch the scanner reads and the fast path clears (none
+    without numba, or for a batch of fewer than ``min_games`` lines)."""
+    compiled = _compiled()
+    limit = MIN_GAMES if min_games is None else min_games
+    if compiled is None or len(lines) < max(limit, 1):
+        return _none()
+    scanner, check = compiled
+    text, games, spans, hands = read_rows(scanner, lines)
+    read, rules = _with_rules(text, games, spans)
+    if not read:
+        return _none()
+    ok, results = check_rows(check, games[read], hands, np.array([rules_row(r) for r in rules]))
+    kept = [n for n, good in zip(read, ok.tolist(), strict=True) if good]
+    return Scanned(
+        kept,
+        [_text(text, spans[n, 0], spans[n, 1]) for n in kept],
+        [[_text(text, spans[n, p], spans[n, p + 1]) for p in range(4, 12, 2)] for n in kept],
+        games[kept],
+        hands,
+        results,
+        rules,
+    )
+
+
+def cleared_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
+    """For each line, its replay when the scanner reads it and the fast path
+    clears it (with its hands' fingerprints), else None (the plugin's ``fast_lines``)."""
+    scanned = scan(lines)
+    out: list[ClearedReplay | None] = [None] * len(lines)
+    for n, game_id, prints in zip(scanned.lines, scanned.game_ids, fingerprints(scanned), strict=True):
+        out[n] = ClearedReplay(game_id, [KNOWN_DEAL] * len(prints), fingerprints=prints)
+    return out
+
+
+def fingerprints(scanned: Scanned) -> list[list[str | None]]:
+    """Each cleared game's hands' fingerprints."""
+    replays = replays_of(scanned.game_ids, scanned.games, scanned.hands, scanned.results, scanned.rules)
+    return [hand_fingerprints(replay) for replay in replays]
+
+
+def read_rows(scanner: Any, lines: Sequence[bytes]) -> tuple[bytes, Ints, Ints, Ints]:
+    """What the scanner reads of each line: the lines' text, a game row per line
+    (``G_HANDS`` 0 when it gave up on the line), the spans of its strings
+    (``fast_scan_kernel.S_*``) and the hand rows."""
+    text = b"".join(lines)
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    ends = np.cumsum(lengths)
+    games = np.zeros((len(lines), G_WIDTH), dtype=np.int64)
+    spans = np.empty((len(lines), _KERNEL.S_WIDTH), dtype=np.int64)
+    hands = np.empty((len(text) // _MIN_HAND_BYTES + 1, WIDTH), dtype=np.int64)
+    buffer = np.frombuffer(text, dtype=np.uint8)
+    used = scanner(buffer, ends - lengths, ends, _NAMES, _OFFSETS, _CARDS, games, spans, hands)
+    return text, games, spans, hands[:used]
+
+
+def scanner() -> Any:
+    """The compiled scanner (None without numba)."""
+    compiled = _compiled()
+    return None if compiled is None else compiled[0]
+
+
+def _with_rules(text: bytes, games: Ints, spans: Ints) -> tuple[list[int], list[Rules]]:
+    """The lines read whose rules the kernel models, each game row given its rules' index."""
+    read: list[int] = []
+    rules: list[Rules] = []
+    index: dict[Rules, int] = {}
+    for n in np.flatnonzero(games[:, G_HANDS]).tolist():
+        start, end = int(spans[n, 2]), int(spans[n, 3])
+        rule_set = rules_of(text[start:end] if start >= 0 else None)
+        if rule_set is None:
+            continue
+        if rule_set not in index:
+            index[rule_set] = len(rules)
+            rules.append(rule_set)
+        games[n, G_RULES] = index[rule_set]
+        read.append(n)
+    return read, rules
+
+
+_RULES: dict[bytes | None, Rules | None] = {}
+
+
+def rules_of(source: bytes | None) -> Rules | None:
+    """The rules a ``rules`` object asks for, when the kernel models them (the 24-card deck)."""
+    try:
+        return _RULES[source]
+    except KeyError:
+        pass
+    try:
+        rules: Rules | None = Rules.from_record(None if source is None else orjson.loads(source))
+    except (RulesError, orjson.JSONDecodeError):
+        rules = None
+    if rules is not None and rules.deck != 24:
+        rules = None
+    if len(_RULES) < 1024:
+        _RULES[source] = rules
+    return rules
+
+
+def _text(text: bytes, start: Any, end: Any) -> str:
+    return text[start:end].decode("ascii")
+
+
+def _none() -> Scanned:
+    empty = np.zeros((0, G_WIDTH), dtype=np.int64)
+    return Scanned(
+        [], [], [], empty, np.zeros((0, WIDTH), dtype=np.int64), np.zeros((0, 1), dtype=np.int64), []
+    )
+
+
+_KERNEL: Any = None
+_NAMES: Any = None
+_OFFSETS: Any = None
+#: Two ASCII bytes -> card (-1: not a card token of the 24-card deck).
+_CARDS: Any = None
+
+
+def _compiled() -> tuple[Any, Any] | None:
+    """The scanner and the fast path's kernel (None without numba)."""
+    global _KERNEL, _NAMES, _OFFSETS, _CARDS
+    check = kernel()
+    if check is None:
+        return None
+    if _KERNEL is None:
+        from pipeline.games.euchre import fast_scan_kernel
+
+        _NAMES, _OFFSETS = fast_scan_kernel.key_table()
+        _CARDS = np.full(128 * 128, -1, dtype=np.int64)
+        for token, card in TOKENS.items():
+            raw = token.encode() if isinstance(token, str) else b""
+            if len(raw) == 2 and raw.isascii():
+                _CARDS[raw[0] * 128 + raw[1]] = card
+        _KERNEL = fast_scan_kernel
+    return _KERNEL.scan_lines, check
