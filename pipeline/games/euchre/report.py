@@ -28,6 +28,7 @@ REPORTS = (
     "euchre_dealer_points",
     "euchre_first_dealer",
     "euchre_per_player",
+    "euchre_rated_games",
 )
 
 SECTIONS = (
@@ -70,6 +71,16 @@ SECTIONS = (
         tables=[
             ("euchre_per_player", "Players with 30 counted hands or more"),
             ("euchre_per_player_small", "Players with fewer than 30 counted hands (too few to read)"),
+        ],
+    ),
+    Section(
+        "people",
+        "People and pairs: ratings and partnerships",
+        tables=[
+            ("euchre_ratings", "Player ratings (30 rated games or more)"),
+            ("euchre_ratings_small", "Player ratings on fewer than 30 games (too few to read)"),
+            ("euchre_pair_ratings", "Partnership ratings (30 rated games together or more)"),
+            ("euchre_pair_ratings_small", "Partnership ratings on fewer than 30 games (too few to read)"),
         ],
     ),
 )

@@ -35,12 +35,8 @@ def summary(tables: dict[str, Table]) -> dict[str, Any]:
             str(r["trumps_held"]): rate_of(r, "euchred") for r in tables["euchre_by_trumps_held"].rows()
         },
         "stuck_dealer": {r["call"]: rate_of(r, "euchred") for r in tables["euchre_stuck_dealer"].rows()},
-        "per_player": {
-            r["player"]: _player(r)
-            for name in ("euchre_per_player", "euchre_per_player_small")
-            if name in tables
-            for r in tables[name].rows()
-        },
+        "per_player": {r["player"]: _player(r) for r in _rows(tables, "euchre_per_player")},
+        "ratings": _ratings(tables),
         "sample": {
             "games_part_way": overview.get("games_part_way"),
             "games_unfinished": overview.get("games_unfinished"),
@@ -96,3 +92,32 @@ def _player(row: dict[str, Any]) -> dict[str, Any]:
         "games_won_shrunk": row.get("won_shrunk"),
         "small": small(row["hands"]),
     }
+
+
+def _rated(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "games": row["games"],
+        "mu": row["mu"],
+        "sigma": row["sigma"],
+        "ci95": [row["mu_lo"], row["mu_hi"]],
+        "ordinal": row["ordinal"],
+        "small": small(row["games"]),
+    }
+
+
+def _rows(tables: dict[str, Table], name: str) -> list[dict[str, Any]]:
+    """The rows of a table split by sample size: its own, then its ``_small`` table's."""
+    return [r for n in (name, f"{name}_small") if n in tables for r in tables[n].rows()]
+
+
+def _ratings(tables: dict[str, Table]) -> dict[str, Any]:
+    """``ratings.players.<name>`` and ``ratings.partnerships.<a & b>``."""
+    return {
+        "players": {r["player"]: _rated(r) for r in _rows(tables, "euchre_ratings")},
+        "partnerships": {pair(r): _rated(r) for r in _rows(tables, "euchre_pair_ratings")},
+    }
+
+
+def pair(row: dict[str, Any]) -> str:
+    """A partnership's key: its two names in alphabetical order, ``"ana & ben"``."""
+    return f"{row['player_a']} & {row['player_b']}"
