@@ -78,8 +78,11 @@ def derive(tables: dict[str, Table]) -> dict[str, Table]:
     """``euchre_per_player`` (players with at least MIN_N hands, with shrunk rates)
     and ``euchre_per_player_small`` (the others); the ratings of players and
     partnerships (``euchre_ratings``, ``euchre_pair_ratings``) and the
-    partnerships' records (``euchre_partnerships``), each with its ``_small`` table."""
+    partnerships' records (``euchre_partnerships``, ``euchre_head_to_head``), each
+    with its ``_small`` table."""
     return {
         **_per_player(tables["euchre_per_player"]),
         **_ratings(tables["euchre_rated_games"]),
+        **split_small(tables["euchre_partnerships"], "hands", "Partnerships", "counted hands together"),
+        **split_small(tables["euchre_head_to_head"], "hands", "Meetings of two pairs", "counted hands"),
     }
