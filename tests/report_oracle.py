@@ -184,18 +184,25 @@ def _alone(hands: list[HandResult]) -> dict[str, Any]:
     }
 
 
+def mean_ci(values: list[int] | list[float]) -> tuple[float | None, list[float | None]]:
+    """The mean and its Student t 95% interval (none below 2 values or without spread)."""
+    count = len(values)
+    mean = sum(values) / count if count else None
+    ci: list[float | None] = [None, None]
+    if count >= 2 and mean is not None:
+        sd = math.sqrt(sum((e - mean) ** 2 for e in values) / (count - 1))
+        if sd > 0:  # Student t with n - 1 degrees of freedom; no interval without spread
+            half = student_t.ppf(0.975, count - 1) * sd / math.sqrt(count)
+            ci = [mean - half, mean + half]
+    return mean, ci
+
+
 def _dealer(hands: list[HandResult], k: int, n: int) -> dict[str, Any]:
     dealer = [_team_points(h, h.dealer % 2) for h in hands]
     other = [_team_points(h, 1 - h.dealer % 2) for h in hands]
     edges = [d - o for d, o in zip(dealer, other, strict=True)]
     count = len(edges)
-    mean = sum(edges) / count if count else None
-    ci: list[float | None] = [None, None]
-    if count >= 2 and mean is not None:
-        sd = math.sqrt(sum((e - mean) ** 2 for e in edges) / (count - 1))
-        if sd > 0:  # Student t with n - 1 degrees of freedom; no interval without spread
-            half = student_t.ppf(0.975, count - 1) * sd / math.sqrt(count)
-            ci = [mean - half, mean + half]
+    mean, ci = mean_ci(edges)
     return {
         "dealer_team_points_per_hand": sum(dealer) / count if count else None,
         "other_team_points_per_hand": sum(other) / count if count else None,
@@ -254,6 +261,7 @@ def _per_player(games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]]
         hands = [(seat, h) for seat, _, mine in sat for h in mine]
         made = [h for seat, h in hands if h.maker == seat]
         lone = [h for h in made if h.alone]
+        defended = [h for seat, h in hands if h.maker_team != seat % 2]
         nets = [h.points[seat % 2] - h.points[1 - seat % 2] for seat, h in hands]
         finished = [(seat, g) for seat, g, _ in sat if g.complete]
         out[name] = {
@@ -261,6 +269,7 @@ def _per_player(games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]]
             "calls": len(made),
             "euchred_as_maker": _euchred(made),
             "alone_success": _wilson(sum(h.maker_tricks >= 3 for h in lone), len(lone)),
+            "defence_euchres": _euchred(defended),
             "net_points_per_hand": sum(nets) / len(nets) if nets else None,
             "games_won": _wilson(sum(g.winner == seat % 2 for seat, g in finished), len(finished)),
         }

@@ -154,12 +154,47 @@ def trumps_held_chart(tables: dict[str, Table], out: Path) -> str:
     return save(fig, out / "euchre_by_trumps.png")
 
 
+def win_probability_chart(tables: dict[str, Table], out: Path) -> str:
+    """The share of games won from each score at the start of a hand, as a grid; cells
+    on fewer than MIN_N hands are hatched, empty cells blank."""
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    from pipeline.report.inference import MIN_N, small
+
+    rows = tables["euchre_win_probability"].rows()
+    size = max([max(r["my_score"], r["opp_score"]) for r in rows], default=0) + 1
+    grid = np.full((size, size), np.nan)
+    fig, (ax,) = figure(7.5, 6.4)
+    for r in rows:
+        grid[r["my_score"], r["opp_score"]] = r["won_rate"]
+    mesh = ax.pcolormesh(
+        np.arange(size + 1) - 0.5, np.arange(size + 1) - 0.5, grid, cmap="RdBu", vmin=0, vmax=1
+    )
+    for r in rows:
+        x, y, few = r["opp_score"], r["my_score"], small(r["won_n"])
+        if few:
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="//", edgecolor=GREY, lw=0))
+        ink = "white" if abs(r["won_rate"] - 0.5) > 0.3 else "black"
+        ax.text(x, y, f"{r['won_rate']:.0%}\n{r['won_n']:,}", ha="center", va="center", fontsize=7, color=ink)
+    fig.colorbar(mesh, ax=ax, format="{x:.0%}", label="share of games won")
+    ax.set_xticks(range(size))
+    ax.set_yticks(range(size))
+    ax.set_xlabel("opponents' score at the start of the hand")
+    ax.set_ylabel("the team's score at the start of the hand")
+    ax.set_title(
+        f"Games won from each score (cell: rate and hands; hatched: fewer than {MIN_N})", fontsize=10
+    )
+    return save(fig, out / "win_probability.png")
+
+
 #: Chart name -> drawing function, in the order of the page.
 CHARTS: dict[str, Callable[[dict[str, Table], Path], str]] = {
     "euchre_rate": euchre_rate_chart,
     "euchre_by_trumps": trumps_held_chart,
     "lone_hands": lone_hands_chart,
     "dealer_points": dealer_points_chart,
+    "win_probability": win_probability_chart,
 }
 
 

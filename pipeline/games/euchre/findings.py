@@ -48,6 +48,13 @@ GLOSSARY = (
         "complete games recorded from 0-0 whose first hand was replayed, won by the team that dealt first",
     ),
     ("stuck dealer", "under stick-the-dealer, the dealer forced to name trump after seven passes"),
+    (
+        "rating (mu, sigma, ordinal)",
+        "a Bayesian skill estimate (openskill, over complete games in date order): mu the estimate, sigma "
+        "its uncertainty, ordinal mu - 3 sigma the conservative rating",
+    ),
+    ("next", "in round 2, naming the other suit of the turned-down upcard's colour"),
+    ("defence euchres", "hands where the player's team defended and the makers were euchred"),
 )
 
 
@@ -120,7 +127,36 @@ def findings(e: dict[str, Any]) -> dict[str, list[str]]:
             "each player toward everyone's: read them, not the raw rate, to rank players. "
             f"Players with fewer than 30 hands are listed apart ({_small_players(e)})."
         ],
+        "people": _people(e),
+        "situations": _situations(e),
     }
+
+
+def _people(e: dict[str, Any]) -> list[str]:
+    players = e.get("ratings", {}).get("players", {})
+    readable = {name: r for name, r in players.items() if not r["small"]}
+    out = [
+        "Ratings are openskill's Bayesian estimates over complete games in date order; rank by the "
+        "ordinal (mu - 3 sigma), which a few lucky games cannot lift. Partnerships are rated as one "
+        "entity, and their records count the hands and games they played together."
+    ]
+    if readable:
+        name, best = max(readable.items(), key=lambda item: item[1]["ordinal"])
+        out.append(
+            f"Highest conservative rating: {name}, mu {best['mu']:.1f} "
+            f"(95% interval {best['ci95'][0]:.1f} to {best['ci95'][1]:.1f}) [{badge(best['games'])}]."
+        )
+    return out
+
+
+def _situations(e: dict[str, Any]) -> list[str]:
+    at_nine = e.get("by_score_situation", {}).get("makers at 9 (one point from the target)")
+    if not at_nine or not at_nine["hands"]:
+        return []
+    return [
+        f"With the makers one point from the target they were euchred in {pct(at_nine['euchre_rate'])} "
+        f"[{badge(at_nine['hands'])}], against {pct(e['euchre_rate'])} overall."
+    ]
 
 
 def _small_players(e: dict[str, Any]) -> str:

@@ -28,6 +28,13 @@ REPORTS = (
     "euchre_dealer_points",
     "euchre_first_dealer",
     "euchre_per_player",
+    "euchre_rated_games",
+    "euchre_partnerships",
+    "euchre_head_to_head",
+    "euchre_by_score_situation",
+    "euchre_win_probability",
+    "euchre_bidding",
+    "euchre_by_week_and_file",
 )
 
 SECTIONS = (
@@ -70,6 +77,35 @@ SECTIONS = (
         tables=[
             ("euchre_per_player", "Players with 30 counted hands or more"),
             ("euchre_per_player_small", "Players with fewer than 30 counted hands (too few to read)"),
+        ],
+    ),
+    Section(
+        "people",
+        "People and pairs: ratings and partnerships",
+        tables=[
+            ("euchre_ratings", "Player ratings (30 rated games or more)"),
+            ("euchre_ratings_small", "Player ratings on fewer than 30 games (too few to read)"),
+            ("euchre_pair_ratings", "Partnership ratings (30 rated games together or more)"),
+            ("euchre_pair_ratings_small", "Partnership ratings on fewer than 30 games (too few to read)"),
+            ("euchre_partnerships", "Partnerships: hands and games together, and won (30 hands or more)"),
+            ("euchre_partnerships_small", "Partnerships with fewer than 30 hands together (too few to read)"),
+            ("euchre_head_to_head", "Pair against pair (30 hands or more; the others in the CSV)"),
+        ],
+    ),
+    Section(
+        "situations",
+        "Situations and time",
+        charts=[
+            (
+                "win_probability",
+                "How often a team went on to win the game, by the score at the start of a hand.",
+            )
+        ],
+        tables=[
+            ("euchre_by_score_situation", "By the score at the start of the hand"),
+            ("euchre_win_probability", "Games won from each score (complete games)"),
+            ("euchre_bidding", "By the kind of call"),
+            ("euchre_by_week_and_file", "By ISO week and by input file"),
         ],
     ),
 )

@@ -1,6 +1,8 @@
 """Euchre's object in ``summary.json``: the contract's keys (docs/reports.md),
 then the extra ones (``by_preset``, ``by_trump``, ``by_trumps_held``,
-``stuck_dealer``, ``per_player``), which may grow."""
+``stuck_dealer``, ``per_player``, ``ratings``, ``partnerships``,
+``head_to_head``, ``by_score_situation``, ``win_probability``, ``bidding``,
+``by_week``, ``by_file``), which may grow."""
 
 from __future__ import annotations
 
@@ -35,12 +37,21 @@ def summary(tables: dict[str, Table]) -> dict[str, Any]:
             str(r["trumps_held"]): rate_of(r, "euchred") for r in tables["euchre_by_trumps_held"].rows()
         },
         "stuck_dealer": {r["call"]: rate_of(r, "euchred") for r in tables["euchre_stuck_dealer"].rows()},
-        "per_player": {
-            r["player"]: _player(r)
-            for name in ("euchre_per_player", "euchre_per_player_small")
-            if name in tables
-            for r in tables[name].rows()
+        "per_player": {r["player"]: _player(r) for r in _rows(tables, "euchre_per_player")},
+        "ratings": _ratings(tables),
+        "partnerships": {pair(r): _partnership(r) for r in _rows(tables, "euchre_partnerships")},
+        "head_to_head": {
+            f"{r['pair_a']} vs {r['pair_b']}": _meeting(r) for r in _rows(tables, "euchre_head_to_head")
         },
+        "by_score_situation": {
+            r["situation"]: _cut(r, "edge") for r in tables["euchre_by_score_situation"].rows()
+        },
+        "win_probability": {
+            f"{r['my_score']}-{r['opp_score']}": rate_of(r, "won")
+            for r in tables["euchre_win_probability"].rows()
+        },
+        "bidding": {r["call"]: _cut(r, "net_points") for r in tables["euchre_bidding"].rows()},
+        **_periods(tables["euchre_by_week_and_file"]),
         "sample": {
             "games_part_way": overview.get("games_part_way"),
             "games_unfinished": overview.get("games_unfinished"),
@@ -89,6 +100,7 @@ def _player(row: dict[str, Any]) -> dict[str, Any]:
         "calls": row["calls"],
         "euchred_as_maker": rate_of(row, "euchred"),
         "alone_success": rate_of(row, "alone"),
+        "defence_euchres": rate_of(row, "defence_euchres"),
         "net_points_per_hand": row["net_points_mean"],
         "net_points_ci95": mean_ci(row, "net_points"),
         "games_won": rate_of(row, "won"),
@@ -96,3 +108,74 @@ def _player(row: dict[str, Any]) -> dict[str, Any]:
         "games_won_shrunk": row.get("won_shrunk"),
         "small": small(row["hands"]),
     }
+
+
+def _rated(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "games": row["games"],
+        "mu": row["mu"],
+        "sigma": row["sigma"],
+        "ci95": [row["mu_lo"], row["mu_hi"]],
+        "ordinal": row["ordinal"],
+        "small": small(row["games"]),
+    }
+
+
+def _rows(tables: dict[str, Table], name: str) -> list[dict[str, Any]]:
+    """The rows of a table split by sample size: its own, then its ``_small`` table's."""
+    return [r for n in (name, f"{name}_small") if n in tables for r in tables[n].rows()]
+
+
+def _ratings(tables: dict[str, Table]) -> dict[str, Any]:
+    """``ratings.players.<name>`` and ``ratings.partnerships.<a & b>``."""
+    return {
+        "players": {r["player"]: _rated(r) for r in _rows(tables, "euchre_ratings")},
+        "partnerships": {pair(r): _rated(r) for r in _rows(tables, "euchre_pair_ratings")},
+    }
+
+
+def pair(row: dict[str, Any]) -> str:
+    """A partnership's key: its two names in alphabetical order, ``"ana & ben"``."""
+    return f"{row['player_a']} & {row['player_b']}"
+
+
+def _partnership(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "games": row["games"],
+        "hands": row["hands"],
+        "hands_won": rate_of(row, "hands_won"),
+        "games_won": rate_of(row, "games_won"),
+        "small": small(row["hands"]),
+    }
+
+
+def _meeting(row: dict[str, Any]) -> dict[str, Any]:
+    """Pair a against pair b: the hands and games pair a won."""
+    return {
+        "hands": row["hands"],
+        "hands_won_by_a": rate_of(row, "a_hands"),
+        "games_won_by_a": rate_of(row, "a_games"),
+        "small": small(row["hands"]),
+    }
+
+
+def _cut(row: dict[str, Any], stem: str) -> dict[str, Any]:
+    """A group of hands: its euchre rate and the mean of ``stem`` with its interval."""
+    return {
+        "hands": row["euchred_n"],
+        "euchre_rate": rate_of(row, "euchred"),
+        stem: row[f"{stem}_mean"],
+        f"{stem}_ci95": mean_ci(row, stem),
+    }
+
+
+def _periods(table: Table) -> dict[str, Any]:
+    """``by_week`` (ISO week, or "no date") and ``by_file``."""
+    out: dict[str, Any] = {"by_week": {}, "by_file": {}}
+    for r in table.rows():
+        out[f"by_{r['cut']}"][r["period"]] = {
+            "games": r["games"],
+            "lone_attempts": r["lone_attempts"],
+            **_cut(r, "edge"),
+        }
+    return out

@@ -1,5 +1,5 @@
 -- name: euchre_per_player
--- Per player (canonical name; placeholders such as North or p0 are no one): hands, calls made and euchred, lone hands, net points per hand, games won.
+-- Per player (canonical name; placeholders such as North or p0 are no one): hands, calls made and euchred, lone hands, defence (the makers euchred when the player's team defended), net points per hand, games won.
 with counted as (
     select * from euchre_counted_hands()
 ),
@@ -23,6 +23,8 @@ per_hand as (
         count(*) filter (where maker_seat = seat and euchred) as euchred_k,
         count(*) filter (where maker_seat = seat and alone) as alone_n,
         count(*) filter (where maker_seat = seat and alone and not euchred) as alone_k,
+        count(*) filter (where maker_team <> team and euchred) as defence_euchres_k,
+        count(*) filter (where maker_team <> team) as defence_euchres_n,
         avg(if(team = 0, team0_points - team1_points, team1_points - team0_points)) as net_points_mean,
         stddev_samp(if(team = 0, team0_points - team1_points, team1_points - team0_points)) as net_points_sd,
         count(*) as net_points_count
@@ -53,6 +55,8 @@ final as (
         h.made_n as euchred_n,
         h.alone_k,
         h.alone_n,
+        h.defence_euchres_k,
+        h.defence_euchres_n,
         h.net_points_mean,
         h.net_points_sd,
         h.net_points_count,
