@@ -63,7 +63,7 @@ class Browser:
             stderr=subprocess.DEVNULL,
             # fds 3 and 4 must survive to exec: Python's own descriptors are not
             # inheritable (PEP 446), so keeping the inheritable ones leaks nothing else
-            preexec_fn=fds,  # noqa: PLW1509 -- the tests run no threads while starting it
+            preexec_fn=fds,  # the tests start no threads before it
             close_fds=False,
         )
         os.close(to_browser_r)
