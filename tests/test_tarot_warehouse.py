@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from cli import run
 
 from pipeline.games.tarot.replay import replay_game
+from pipeline.games.tarot.state import TarotReplay
 from pipeline.report.stats import rate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tarot"
@@ -36,11 +38,10 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[s
     return games, db, json.loads((folder / "report" / "summary.json").read_text())
 
 
-def counted_hands(games: Path) -> tuple[int, list[Any], int]:
-    """Games with a counted hand, the counted hands, and valid thrown-in hands, by plain
-    Python (a line the loader keeps out -- not JSON, a required field missing, a
-    game_id seen before -- counts nothing)."""
-    hands, thrown, games_counted, seen = [], 0, 0, set()
+def kept_games(games: Path) -> Iterator[tuple[dict[str, Any], TarotReplay]]:
+    """The records the loader keeps, replayed, by plain Python (a line it keeps out --
+    not JSON, a required field missing, a game_id seen before -- is left out)."""
+    seen = set()
     for line in games.read_bytes().splitlines():
         try:
             record = json.loads(line)
@@ -53,6 +54,14 @@ def counted_hands(games: Path) -> tuple[int, list[Any], int]:
         ):
             continue
         seen.add(replay.game_id)
+        yield record, replay
+
+
+def counted_hands(games: Path) -> tuple[int, list[Any], int]:
+    """Games with a counted hand, the counted hands, and valid thrown-in hands, by plain
+    Python."""
+    hands, thrown, games_counted = [], 0, 0
+    for _, replay in kept_games(games):
         named = {v.hand for v in replay.violations}
         ok = [h for h in replay.hands if h.index not in named]
         thrown += sum(1 for h in ok if h.thrown_in is not None)

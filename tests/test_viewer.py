@@ -279,10 +279,11 @@ def test_tarot_hands_show_the_chien_and_the_ecart(tmp_path: Path) -> None:
     load([str(games)], db)
     write_report(db, tmp_path / "report")
     hands = [h for h in embedded(tmp_path / "report" / "viewer.html") if h["game"] == "tarot"]
-    assert hands and all(h["faults"] for h in hands)
+    faulty = [h for h in hands if h["faults"]]
+    assert [(h["game_id"], h["hand"]) for h in faulty] == [(records[0]["game_id"], 0)]
+    assert any(g["label"] == "Écart" for g in faulty[0]["extra"])
     played = [h for h in hands if h.get("tricks")]
     assert played
-    for hand in played:
-        assert any(g["label"] == "Écart" for g in hand["extra"])
+    for hand in played:  # the faulty hand, and those the report cites
         assert {g["label"] for g in hand["extra"]} <= {"Chien", "Écart"}
         assert sum(len(t["plays"]) for t in hand["tricks"]) == sum(len(c) for c in hand["hands"])
