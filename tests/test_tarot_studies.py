@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from browser import Browser
 from cli import run
-from test_tarot_warehouse import kept_games
+from test_tarot_warehouse import approx, kept_games
 from test_viewer import NO_BROWSER, audit_links, check_keyboard, embedded, fault_link
 
 from pipeline.games.tarot.cards import EXCUSE, PETIT, T21, cards_in, is_trump, rank_of, suit_of
@@ -128,15 +128,6 @@ def mean_ci(values: list[float]) -> list[float | None]:
     mean = statistics.fmean(values) if values else None
     sd = statistics.stdev(values) if len(values) > 1 else None
     return from_moments(len(values), mean, sd).ci95
-
-
-def approx(value: Any) -> Any:
-    """``value`` compared with a tolerance on its floats, however nested."""
-    if isinstance(value, dict):
-        return {k: approx(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [approx(v) for v in value]
-    return pytest.approx(value) if isinstance(value, float) else value
 
 
 def grouped(hands: Counted, key: Callable[[TarotHand, list[str]], Iterator[str]]) -> dict[str, Counted]:
