@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 from browser import Browser
-from cli import run
-from test_tarot_warehouse import approx, kept_games
+from test_tarot_warehouse import approx, kept_games, load_and_report, simulated
 from test_viewer import NO_BROWSER, audit_links, check_keyboard, embedded, fault_link
 
 from pipeline.games.tarot.cards import EXCUSE, PETIT, T21, cards_in, is_trump, rank_of, suit_of
@@ -33,21 +32,12 @@ CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 @pytest.fixture(scope="module")
 def studied(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("tarot-studies")
-    games = folder / "tarot.jsonl"
-    made = run(
-        "simulate", "--game", "tarot", "--games", "150", "--seed", "8", "--corrupt", "0.08", "-o", str(games)
-    )
-    assert made.returncode == 0, made.stderr
+    games = simulated(folder, 150, 8, 0.08)
     first = json.loads(games.read_bytes().splitlines()[0])
     copy = {**first, "game_id": first["game_id"] + "-copy"}
     with games.open("ab") as f:
         f.write(json.dumps(copy).encode() + b"\n")
-    db = folder / "w.duckdb"
-    loaded = run("load", str(games), "--db", str(db))
-    assert loaded.returncode == 1, loaded.stderr  # the planted faults
-    report = run("report", "--db", str(db), "--out", str(folder / "report"))
-    assert report.returncode == 0, report.stderr
-    return games, folder / "report", json.loads((folder / "report" / "summary.json").read_text())
+    return games, folder / "report", load_and_report(folder, str(games))
 
 
 # --------------------------------------------------------------------------

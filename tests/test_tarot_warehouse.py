@@ -21,21 +21,34 @@ from pipeline.report.stats import rate
 FIXTURES = Path(__file__).parent / "fixtures" / "tarot"
 
 
+def simulated(folder: Path, games: int, seed: int, corrupt: float) -> Path:
+    """``folder/tarot.jsonl``: simulated Tarot games with planted faults."""
+    path = folder / "tarot.jsonl"
+    made = run(
+        "simulate", "--game", "tarot", "--games", str(games), "--seed", str(seed), "--corrupt", str(corrupt),
+        "-o", str(path),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return path
+
+
+def load_and_report(folder: Path, *inputs: str) -> dict[str, Any]:
+    """Load ``inputs`` (with planted faults) into ``folder/w.duckdb``, report into
+    ``folder/report``, and give its summary."""
+    loaded = run("load", *inputs, "--db", str(folder / "w.duckdb"), "--json")
+    assert loaded.returncode == 1, loaded.stderr  # the planted faults
+    report = run("report", "--db", str(folder / "w.duckdb"), "--out", str(folder / "report"))
+    assert report.returncode == 0, report.stderr
+    summary: dict[str, Any] = json.loads((folder / "report" / "summary.json").read_text())
+    return summary
+
+
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("tarot")
-    games = folder / "tarot.jsonl"
-    made = run(
-        "simulate", "--game", "tarot", "--games", "120", "--seed", "3", "--corrupt", "0.1", "-o", str(games)
-    )
-    assert made.returncode == 0, made.stderr
-    db = folder / "w.duckdb"
+    games = simulated(folder, 120, 3, 0.1)
     clubs = sorted(str(p) for p in FIXTURES.glob("tarotclub-*.json"))
-    loaded = run("load", str(games), *clubs, "--db", str(db), "--json")
-    assert loaded.returncode == 1, loaded.stderr  # the planted faults
-    report = run("report", "--db", str(db), "--out", str(folder / "report"))
-    assert report.returncode == 0, report.stderr
-    return games, db, json.loads((folder / "report" / "summary.json").read_text())
+    return games, folder / "w.duckdb", load_and_report(folder, str(games), *clubs)
 
 
 def kept_games(games: Path) -> Iterator[tuple[dict[str, Any], TarotReplay]]:
