@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from html import unescape
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 import duckdb
 import orjson
 import pytest
+from browser import Browser, chromium
 
 from pipeline.analyze import analyze
 from pipeline.games.euchre.simulate import simulate_games
@@ -42,6 +42,26 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     analyze(db)
     write_report(db, folder / "report")
     return folder / "report"
+
+
+def faulty_play(hand: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A violation of a card played in the hand, and that card."""
+    for f in hand["faults"]:
+        tricks = hand.get("tricks") or []
+        if f["trick"] is not None and f["trick"] < len(tricks):
+            for p in tricks[f["trick"]]["plays"]:
+                if p["seat"] == f["seat"]:
+                    return f, p["card"]
+    return None
+
+
+def fault_link(report: Path) -> tuple[str, dict[str, Any]]:
+    """The first link of the audit to a hand with a faulty card played, and that hand."""
+    by_anchor = {h["id"]: h for h in embedded(report / "viewer.html")}
+    link = next(link for link in audit_links(report) if faulty_play(by_anchor[link.split("#", 1)[1]]))
+    return (report / link.split("#")[0]).resolve().as_uri() + "#" + link.split("#", 1)[1], by_anchor[
+        link.split("#", 1)[1]
+    ]
 
 
 def embedded(page: Path) -> list[dict[str, Any]]:
@@ -107,10 +127,6 @@ def test_a_hand_cell_is_a_link_and_other_cells_are_text() -> None:
     assert cell_html("<b>") == "&lt;b&gt;"
 
 
-def chromium() -> str | None:
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-
-
 def dump_dom(url: str, profile: Path) -> str:
     browser = chromium()
     assert browser is not None
@@ -133,37 +149,123 @@ def dump_dom(url: str, profile: Path) -> str:
     return proc.stdout
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+NO_BROWSER = pytest.mark.skipif(chromium() is None, reason="no Chromium installed (apt-get install chromium)")
+
+
+@NO_BROWSER
 def test_a_browser_opens_a_violations_link_on_the_hand_and_its_faulty_card(
     report: Path, tmp_path: Path
 ) -> None:
-    by_anchor = {h["id"]: h for h in embedded(report / "viewer.html")}
-
-    def faulty_play(hand: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
-        """A violation of a card played in the hand, and that card."""
-        for f in hand["faults"]:
-            tricks = hand.get("tricks") or []
-            if f["trick"] is not None and f["trick"] < len(tricks):
-                for p in tricks[f["trick"]]["plays"]:
-                    if p["seat"] == f["seat"]:
-                        return f, p["card"]
-        return None
-
-    # the first such violation's link, as the audit table gives it
-    link = next(link for link in audit_links(report) if faulty_play(by_anchor[link.split("#", 1)[1]]))
-    hand = by_anchor[link.split("#", 1)[1]]
+    url, hand = fault_link(report)
     found = faulty_play(hand)
     assert found is not None
     fault, card = found
-    dom = dump_dom(
-        (report / link.split("#")[0]).resolve().as_uri() + "#" + link.split("#", 1)[1], tmp_path / "profile"
-    )
+    dom = dump_dom(url, tmp_path / "profile")
     title = re.search(r'<h1 id="hand-title">([^<]*)</h1>', dom)
     assert title is not None and unescape(title.group(1)) == hand["title"]
     faulty = re.findall(r'<span class="card [a-z]+ fault[^"]*" data-card="([^"]+)" title="([^"]*)"', dom)
     assert (card, True) in [(unescape(c), fault["message"] in unescape(t)) for c, t in faulty]
     messages = [unescape(m) for m in re.findall(r"<p class=\"fault-message[^\"]*\"[^>]*>([^<]*)</p>", dom)]
     assert any(fault["message"] in m for m in messages)
+
+
+#: What the page shows now: the hand, the card reached, its trick, the faulty cards in
+#: sight with their titles, the violations listed, and the control with the focus.
+SHOWN = """JSON.stringify({
+  title: document.getElementById("hand-title").textContent,
+  hash: decodeURIComponent(location.hash.slice(1)),
+  step: Number(document.getElementById("step").dataset.step),
+  trick: Number(document.getElementById("step").dataset.trick),
+  status: document.getElementById("step").textContent,
+  current_row: (document.querySelector('#tricks tr[aria-current="step"]') || {dataset: {}}).dataset.trick,
+  faulty: Array.from(document.querySelectorAll(".card.fault"))
+    .filter(function (c) { return c.style.visibility !== "hidden"; })
+    .map(function (c) { return [c.dataset.card, c.title]; }),
+  messages: Array.from(document.querySelectorAll(".fault-message")).map(function (m) { return m.textContent; }),
+  focus: document.activeElement.id,
+  focus_label: document.activeElement.getAttribute("aria-label"),
+  focus_outline: getComputedStyle(document.activeElement).outlineStyle
+})"""
+
+
+def shown(browser: Browser) -> dict[str, Any]:
+    state: dict[str, Any] = json.loads(browser.eval(SHOWN))
+    return state
+
+
+def trick_ends(hand: dict[str, Any]) -> list[int]:
+    """The play count at the end of each trick."""
+    ends, total = [], 0
+    for trick in hand["tricks"]:
+        total += len(trick["plays"])
+        ends.append(total)
+    return ends
+
+
+def check_keyboard(browser: Browser, url: str, hand: dict[str, Any], hands: list[dict[str, Any]]) -> None:
+    """Open a violation's link, find the hand, its faulty card and message, then step
+    through it with the keys and check the trick shown changes as it should."""
+    found = faulty_play(hand)
+    assert found is not None
+    fault, card = found
+    browser.open(url)
+    state = shown(browser)
+    assert (state["title"], state["hash"]) == (hand["title"], f"{hand['game_id']}/{hand['hand']}")
+    assert state["trick"] == fault["trick"] and state["current_row"] == str(fault["trick"])
+    assert any(c == card and fault["message"] in title for c, title in state["faulty"])
+    assert any(fault["message"] in m for m in state["messages"])
+    ends = trick_ends(hand)
+    # n: to the end of the faulty card's trick, then to the end of the next one
+    browser.press("n")
+    assert (shown(browser)["step"], shown(browser)["trick"]) == (ends[fault["trick"]], fault["trick"])
+    if fault["trick"] + 1 < len(ends):
+        browser.press("n")
+        after = shown(browser)
+        assert (after["step"], after["trick"]) == (ends[fault["trick"] + 1], fault["trick"] + 1)
+        assert f"trick {fault['trick'] + 2} of {len(ends)}" in after["status"]
+    # Home, then the right arrow one card at a time, the left arrow back, p a trick back
+    browser.press("Home")
+    assert (shown(browser)["step"], shown(browser)["trick"]) == (0, -1)
+    for step in range(1, ends[0] + 2):
+        browser.press("ArrowRight")
+        assert shown(browser)["step"] == step
+    assert shown(browser)["trick"] == 1
+    browser.press("ArrowLeft")
+    assert (shown(browser)["step"], shown(browser)["trick"]) == (ends[0], 0)
+    browser.press("p")
+    assert (shown(browser)["step"], shown(browser)["trick"]) == (0, -1)
+    browser.press("End")
+    assert (shown(browser)["step"], shown(browser)["trick"]) == (ends[-1], len(ends) - 1)
+    # j and k: the next hand of the index and back
+    at = [h["id"] for h in hands].index(hand["id"])
+    if at + 1 < len(hands):
+        browser.press("j")
+        assert shown(browser)["title"] == hands[at + 1]["title"]
+        browser.press("k")
+        assert shown(browser)["title"] == hand["title"]
+    # every control is reached with Tab, named for a screen reader, its focus drawn
+    labels = []
+    for _ in range(len(hands) + 12):
+        browser.press("Tab")
+        state = shown(browser)
+        if state["focus_label"]:
+            labels.append(state["focus_label"])
+            assert state["focus_outline"] not in ("", "none"), state
+    assert {"Next trick (n)", "Previous trick (p)", "Next card (right arrow)", "Next hand (j)"} <= set(labels)
+    # Enter on a focused button acts, and the focus stays on it
+    while shown(browser)["focus"] != "next-trick":
+        browser.press("Tab")
+    before = shown(browser)["step"]
+    browser.press("Enter")
+    state = shown(browser)
+    assert state["focus"] == "next-trick" and state["step"] == next((e for e in ends if e > before), ends[-1])
+
+
+@NO_BROWSER
+def test_the_viewer_is_driven_by_the_keyboard(report: Path, tmp_path: Path) -> None:
+    url, hand = fault_link(report)
+    with Browser(tmp_path / "profile") as browser:
+        check_keyboard(browser, url, hand, embedded(report / "viewer.html"))
 
 
 def test_tarot_hands_show_the_chien_and_the_ecart(tmp_path: Path) -> None:
@@ -177,10 +279,11 @@ def test_tarot_hands_show_the_chien_and_the_ecart(tmp_path: Path) -> None:
     load([str(games)], db)
     write_report(db, tmp_path / "report")
     hands = [h for h in embedded(tmp_path / "report" / "viewer.html") if h["game"] == "tarot"]
-    assert hands and all(h["faults"] for h in hands)
+    faulty = [h for h in hands if h["faults"]]
+    assert [(h["game_id"], h["hand"]) for h in faulty] == [(records[0]["game_id"], 0)]
+    assert any(g["label"] == "Écart" for g in faulty[0]["extra"])
     played = [h for h in hands if h.get("tricks")]
     assert played
-    for hand in played:
-        assert any(g["label"] == "Écart" for g in hand["extra"])
+    for hand in played:  # the faulty hand, and those the report cites
         assert {g["label"] for g in hand["extra"]} <= {"Chien", "Écart"}
         assert sum(len(t["plays"]) for t in hand["tricks"]) == sum(len(c) for c in hand["hands"])

@@ -52,10 +52,10 @@ def _simulator() -> Simulator:
 
 
 def _viewer() -> Any:
-    from pipeline.games.tarot.viewer import viewer_hands
+    from pipeline.games.tarot.viewer import studied_hands, viewer_hands
     from pipeline.report.viewer import Viewer
 
-    return Viewer(viewer_hands)
+    return Viewer(viewer_hands, studied_hands)
 
 
 GAME = Game(

@@ -11,7 +11,9 @@ from typing import Any
 from pipeline.games.tarot.charts import draw_all
 from pipeline.report.findings import pct
 from pipeline.report.game import GameReport, Section, Tables
+from pipeline.report.inference import small
 from pipeline.report.summary import mean_ci, rate_of
+from pipeline.report.viewer import viewer_link
 
 REPORTS = (
     "tarot_overview",
@@ -19,6 +21,8 @@ REPORTS = (
     "tarot_by_bouts",
     "tarot_by_taker_position",
     "tarot_margin",
+    "tarot_contract_by_strength",
+    "tarot_strength_surprises",
     "tarot_per_player",
 )
 
@@ -38,8 +42,23 @@ SECTIONS = (
             ("tarot_margin", "Distribution of the taker's margin"),
         ],
     ),
-    Section("tarot_players", "French Tarot: per player", tables=[("tarot_per_player", "Per player")]),
+    Section(
+        "tarot_strength",
+        "French Tarot: do takers bid what their hand is worth?",
+        tables=[
+            ("tarot_contract_by_strength", "Each contract by the taker's hand as dealt"),
+            ("tarot_strength_surprises", "Hands that defied their strength (open one in the viewer)"),
+        ],
+    ),
+    Section(
+        "tarot_players",
+        "French Tarot: per player",
+        tables=[("tarot_per_player", "Per player: as taker, in defence, over all hands")],
+    ),
 )
+
+#: The study's measures of strength: the table's ``measure`` -> the summary's key.
+MEASURES = {"bouts held": "bouts_held", "trumps held": "trumps_held", "points de main": "points_de_main"}
 
 
 def summary(tables: Tables) -> dict[str, Any]:
@@ -84,6 +103,57 @@ def summary(tables: Tables) -> dict[str, Any]:
             {"from": r["margin_from"], "to": r["margin_to"], "made": r["made"], "down": r["down"]}
             for r in tables["tarot_margin"].rows()
         ],
+        "by_strength": by_strength(tables),
+        "strength_surprises": [
+            {
+                "kind": r["kind"],
+                "game_id": r["game_id"],
+                "hand": r["hand_no"],
+                "hand_points": r["hand_points"],
+                "viewer": viewer_link(r["game_id"], r["hand_no"]),
+            }
+            for r in tables["tarot_strength_surprises"].rows()
+        ],
+        "per_player": {r["player"]: player(r) for r in tables["tarot_per_player"].rows()},
+    }
+
+
+def taken(row: dict[str, Any]) -> dict[str, Any]:
+    """A group of contracts taken: how many, how often made, the taker's mean score."""
+    return {
+        "n": row["made_n"],
+        "success": rate_of(row, "made"),
+        "mean_taker_score": row["taker_score_mean"],
+        "mean_taker_score_ci95": mean_ci(row, "taker_score"),
+        "small": small(row["made_n"]),
+    }
+
+
+def by_strength(tables: Tables) -> dict[str, dict[str, dict[str, Any]]]:
+    """measure -> band -> contract -> :func:`taken` (the bands with a hand only)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {key: {} for key in MEASURES.values()}
+    for r in tables["tarot_contract_by_strength"].rows():
+        out[MEASURES[r["measure"]]].setdefault(r["band"], {})[r["contract"]] = taken(r)
+    return out
+
+
+def player(row: dict[str, Any]) -> dict[str, Any]:
+    """A player's record: as taker (by contract), in defence, and over every hand."""
+    return {
+        "hands": row["hands"],
+        "small": small(row["hands"]),
+        "taker": {
+            **taken(row),
+            "contracts": {c: row[c] for c in ("prise", "garde", "garde_sans", "garde_contre")},
+        },
+        "defence": {
+            "n": row["defended"],
+            "won": rate_of(row, "defence_won"),
+            "mean_score": row["defence_score_mean"],
+            "mean_score_ci95": mean_ci(row, "defence_score"),
+        },
+        "mean_score": row["score_mean"],
+        "mean_score_ci95": mean_ci(row, "score"),
     }
 
 
@@ -91,8 +161,8 @@ def findings(t: dict[str, Any]) -> dict[str, list[str]]:
     """Section key -> sentences, from the ``tarot`` object of ``summary.json``."""
     if not t["hands"]:
         return {"tarot": ["No Tarot hand was counted."]}
-    taken = {c: v for c, v in t["contracts"].items() if v["n"]}
-    contracts = "; ".join(f"{c.replace('_', ' ')} {pct(v['success'])}" for c, v in taken.items())
+    called = {c: v for c, v in t["contracts"].items() if v["n"]}
+    contracts = "; ".join(f"{c.replace('_', ' ')} {pct(v['success'])}" for c, v in called.items())
     pab = t["petit_au_bout"]
     return {
         "tarot": [
@@ -102,11 +172,33 @@ def findings(t: dict[str, Any]) -> dict[str, list[str]]:
             f"The Petit went to the last trick in {pab['hands']:,} hands: won by the taker in "
             f"{pab['taker']:,}, by the defence in {pab['defence']:,}.",
         ],
+        "tarot_strength": strength_findings(t["by_strength"]["points_de_main"]),
         "tarot_players": [
             "Each player's row counts the hands that name sat in; 'score' is the player's own score "
-            "for the hand (3X as taker, -X in defence)."
+            "for the hand (3X as taker, -X in defence); 'defence won' counts the contracts the "
+            "player's defence beat."
         ],
     }
+
+
+def strength_findings(bands: dict[str, dict[str, Any]]) -> list[str]:
+    """Each contract's success by points de main, the groups of at least 30 hands only."""
+    lines = [
+        f"{contract.replace('_', ' ').capitalize()}, by points de main: "
+        + "; ".join(f"{band} made in {pct(g['success'])}" for band, g in groups)
+        + "."
+        for contract in ("prise", "garde", "garde_sans", "garde_contre")
+        if (
+            groups := [
+                (b, c[contract]) for b, c in bands.items() if contract in c and not c[contract]["small"]
+            ]
+        )
+    ]
+    return [
+        "The taker's hand as dealt is weighed by Noël Chavey's points de main (Le jeu de tarot, 1986): "
+        "under 40 pass, 40-55 prise, 56-70 garde, 71-80 garde sans, 81 and up garde contre.",
+        *(lines or ["Every group of a contract and a band has fewer than 30 hands: too small to read."]),
+    ]
 
 
 def headline(t: dict[str, Any]) -> str:
@@ -114,6 +206,22 @@ def headline(t: dict[str, Any]) -> str:
     counted = f"{t['hands']:,} hands of {t['games']:,} Tarot games counted"
     return f"{counted}: contracts made in {made['rate']:.1%}" if made["n"] else counted
 
+
+GLOSSARY = (
+    (
+        "hand as dealt",
+        "the taker's 18 cards before the chien: those it played, plus its écart, less the chien it took up",
+    ),
+    ("bouts held", "of the Petit, the 21 and the Excuse, those in the taker's hand as dealt"),
+    ("trumps held", "trumps 1 to 21 in the taker's hand as dealt (the Excuse is no trump)"),
+    (
+        "points de main",
+        "Noël Chavey's count of a hand (Le jeu de tarot, Hatier 1986): 21 10, Excuse 8, Petit 0-9 by "
+        "the trumps held, 2 a trump from the fifth, 2 more a trump from 16 up and 1 more in a run, "
+        "King and Queen 10, King 6, Queen 3, Cavalier 2, Jack 1, long suits 5-9 "
+        "(pipeline/games/tarot/reports/tarot_taker_hands.sql)",
+    ),
+)
 
 EXAMPLES = (
     (
@@ -129,11 +237,12 @@ REPORT = GameReport(
     title="French Tarot",
     package="pipeline.games.tarot.reports",
     reports=REPORTS,
-    macro_files=("tarot_scoped_games", "tarot_counted_hands"),
+    macro_files=("tarot_scoped_games", "tarot_counted_hands", "tarot_taker_hands"),
     sections=SECTIONS,
     summary=summary,
     charts=draw_all,
     findings=findings,
     headline=headline,
     examples=EXAMPLES,
+    glossary=GLOSSARY,
 )

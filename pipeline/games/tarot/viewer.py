@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pipeline.games.tarot.cards import parse_card
+from pipeline.report.run import sql_file
 
 if TYPE_CHECKING:
     import duckdb
@@ -138,4 +139,26 @@ def viewer_hands(con: duckdb.DuckDBPyConnection, keys: list[HandKey]) -> dict[Ha
     for hand in out.values():
         if not any(hand["hands"]):
             hand["hands"] = None
+    _add_strength(con, cte, p, out)
     return out
+
+
+def _add_strength(
+    con: duckdb.DuckDBPyConnection, cte: str, p: dict[str, object], out: dict[HandKey, dict[str, Any]]
+) -> None:
+    """The strength of the taker's hand as dealt, for the counted hands among ``out``."""
+    for game_id, hand_no, bouts, trumps, points in con.execute(
+        f"""{cte} select t.game_id, t.hand_no, t.bouts_held, t.trumps_held, t.hand_points
+        from k join tarot_taker_hands() as t using (game_id, hand_no)""",
+        p,
+    ).fetchall():
+        out[(game_id, hand_no)]["facts"].append(
+            f"The taker was dealt {bouts} bouts and {trumps} trumps: {points} points de main (Chavey's count)."
+        )
+
+
+def studied_hands(con: duckdb.DuckDBPyConnection, limit: int) -> list[HandKey]:
+    """The hands the report cites: those that most defied their strength."""
+    text = sql_file("tarot_strength_surprises", "pipeline.games.tarot.reports").text
+    rows = con.execute(f"select game_id, hand_no from (\n{text}\n) limit $n", {"n": limit}).fetchall()
+    return [(g, h) for g, h in rows]
