@@ -155,8 +155,8 @@ def replay_lines(path: str, chunk: list[tuple[int, bytes]], fast_path: bool = Tr
 def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) -> list[LineResult]:
     items = [parse_line(path, number, line) for number, line in chunk]
     games = [item for item in items if item.record is not None]
-    # whole replays of cleared games too: copies are recognised by their hands' fingerprints
-    replays = iter(replay_items(games, fast_path, full=True))
+    # a cleared game's replay gives its hands' fingerprints: copies are recognised by them
+    replays = iter(replay_items(games, fast_path))
     out: list[LineResult] = []
     for item in items:
         number = item.line

@@ -33,6 +33,7 @@ from pipeline.violations import Violation
 if TYPE_CHECKING:
     from pipeline.sources import Reader, SourceItem
     from pipeline.tables import GameTables
+    from pipeline.warehouse.tables import ClearedRows
 
 ENTRY_POINT_GROUP = "tricklog.games"
 
@@ -110,15 +111,23 @@ class Game:
     #: A replay -> one fingerprint per hand (its recorded play; None for a hand
     #: with no card played): copies of a hand, in any file or game, share it.
     fingerprints: Callable[[Any], Sequence[str | None]] | None = None
-    #: The fast path: a batch of the game's records -> for each, a replay when the
-    #: game is *cleared* (the reference ``replay`` would find no violation; every
-    #: hand's deal known), else None (the reference replay decides).  Optional.
+    #: The fast path: a batch of the game's records -> for each, when the game is
+    #: *cleared* (the reference ``replay`` would find no violation; every hand's
+    #: deal known), a small replay saying so (:func:`cleared`, with its hands'
+    #: ``fingerprints`` when the game gives them), else None (the reference
+    #: replay decides).  Optional.
     fast_check: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
         default=None, compare=False
     )
     #: The same, giving for each cleared game the replay ``replay`` gives (what the
-    #: game's warehouse rows are built from), for ``load``.  Optional.
+    #: game's warehouse rows are built from).  Optional.
     fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+        default=None, compare=False
+    )
+    #: The load's fast path: a batch of the game's records -> the warehouse rows of
+    #: the games it clears, built as Arrow columns
+    #: (:class:`pipeline.warehouse.tables.ClearedRows`; None: none cleared).  Optional.
+    fast_rows: Callable[[Sequence[dict[str, Any]]], ClearedRows | None] | None = field(
         default=None, compare=False
     )
     #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
@@ -244,11 +253,14 @@ class ClearedReplay:
     hands: Sequence[HandOutcome]
     violations: list[Violation] = field(default_factory=list)
     unknown_fields: list[str] = field(default_factory=list)
+    #: The hands' fingerprints (``Game.fingerprints`` of the whole replay), when known.
+    fingerprints: Sequence[str | None] | None = None
 
 
-def cleared(game_id: str, hands: int) -> ClearedReplay:
-    """What a game's ``fast_check`` says of a game it cleared, of ``hands`` hands."""
-    return ClearedReplay(game_id, [KNOWN_DEAL] * hands)
+def cleared(game_id: str, hands: int, fingerprints: Sequence[str | None] | None = None) -> ClearedReplay:
+    """What a game's ``fast_check`` says of a game it cleared, of ``hands`` hands
+    (and, when given, their fingerprints)."""
+    return ClearedReplay(game_id, [KNOWN_DEAL] * hands, fingerprints=fingerprints)
 
 
 def replay_items(

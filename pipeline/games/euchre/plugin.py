@@ -20,7 +20,7 @@ from pipeline.games import Game, Importer, Replay, Simulator, cleared
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
-from pipeline.warehouse.tables import GameTables
+from pipeline.warehouse.tables import ClearedRows, GameTables
 
 
 def _egn_reader() -> Reader:
@@ -68,12 +68,26 @@ def _fingerprints(replay: Any) -> list[str | None]:
 
 
 def _fast_check(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
-    from pipeline.games.euchre.fast import fast_check
+    """Each cleared game with its hands' fingerprints, taken from the kernel's arrays."""
+    from pipeline.games.euchre.fast import check_batch
+    from pipeline.games.euchre.fast_rows import cleared_fingerprints
 
-    return [
-        cleared(r["game_id"], len(r["hands"])) if ok else None
-        for r, ok in zip(records, fast_check(records), strict=True)
-    ]
+    out: list[Replay | None] = [None] * len(records)
+    checked = check_batch(records)
+    if checked is not None:
+        for i, prints in zip(checked.records.tolist(), cleared_fingerprints(checked), strict=True):
+            out[i] = cleared(records[i]["game_id"], len(prints), prints)
+    return out
+
+
+def _fast_rows(records: Sequence[dict[str, Any]]) -> ClearedRows | None:
+    from pipeline.games.euchre.fast import check_batch
+    from pipeline.games.euchre.fast_rows import cleared_rows
+
+    checked = check_batch(records)
+    if checked is None or not len(checked.records):
+        return None
+    return cleared_rows(records, checked)
 
 
 def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
@@ -125,6 +139,7 @@ GAME = Game(
     fingerprints=_fingerprints,
     fast_check=_fast_check,
     fast_replays=_fast_replays,
+    fast_rows=_fast_rows,
     analyze=_analyze,
     viewer=_viewer,
 )
