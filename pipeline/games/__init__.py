@@ -272,26 +272,29 @@ def replay_items(
     is the whole replay (``fast_replays``), not only the word that it is clean."""
     if not fast_path:
         return [replay_item(item) for item in items]
-    fast: dict[str, list[int]] = {}
-    games: dict[str, Game] = {}
-    for i, item in enumerate(items):
-        assert item.record is not None
-        if item.violations:
-            continue
-        game = game_for_record(item.record)
-        hook = None if game is None else game.fast_replays if full else game.fast_check
-        if game is not None and hook is not None:
-            fast.setdefault(game.name, []).append(i)
-            games[game.name] = game
     out: list[tuple[Replay, list[Violation]] | None] = [None] * len(items)
-    for name, indices in fast.items():
-        check = games[name].fast_replays if full else games[name].fast_check
+    for game, indices in fast_batches(items, "fast_replays" if full else "fast_check"):
+        check = game.fast_replays if full else game.fast_check
         assert check is not None
         records = [items[i].record for i in indices]
         for i, replay in zip(indices, check(records), strict=True):  # type: ignore[arg-type]
             if replay is not None:
                 out[i] = (replay, [])
     return [done if done is not None else replay_item(item) for done, item in zip(out, items, strict=True)]
+
+
+def fast_batches(items: Sequence[SourceItem], hook: str) -> list[tuple[Game, list[int]]]:
+    """The items a game's fast path may take (read without a violation, of a game
+    that has the fast ``hook``), grouped by game: each game with their indices."""
+    fast: dict[str, tuple[Game, list[int]]] = {}
+    for i, item in enumerate(items):
+        assert item.record is not None
+        if item.violations:
+            continue
+        game = game_for_record(item.record)
+        if game is not None and getattr(game, hook) is not None:
+            fast.setdefault(game.name, (game, []))[1].append(i)
+    return list(fast.values())
 
 
 def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:

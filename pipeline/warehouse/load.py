@@ -302,7 +302,7 @@ class _Loader:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from pipeline.warehouse.dask_engine import LINE
+        from pipeline.warehouse.tables import LINE
 
         if kept:
             lines = pa.array(kept, pa.int64())

@@ -44,6 +44,8 @@ class GameFacts:
 
 #: The column of a :class:`ClearedRows` table that ties each row to its record.
 RECORD = "_record"
+#: The column that ties a row to its input line while a load is routed.
+LINE = "_line"
 
 
 @dataclass(frozen=True, slots=True)
