@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 import pytest
 
+from pipeline.games import ClearedReplay
 from pipeline.games.euchre import fast
 from pipeline.games.euchre.fingerprint import hand_fingerprints
 from pipeline.games.euchre.plugin import GAME
@@ -94,12 +95,15 @@ def test_fast_check_gives_the_fingerprints(
     assert GAME.fast_check is not None
     for record, replay in zip(games, GAME.fast_check(games), strict=True):
         if replay is not None:
+            assert isinstance(replay, ClearedReplay) and replay.fingerprints is not None
             assert [h.deal_known for h in replay.hands] == [True] * len(record["hands"])
-            assert list(getattr(replay, "fingerprints")) == hand_fingerprints(replay_game(record))
+            assert list(replay.fingerprints) == hand_fingerprints(replay_game(record))
 
 
 def _sorted(table: Any) -> Any:
-    keys = [c for c in ("game_id", "hand_no", "bid_no", "trick_no", "play_no", "seat") if c in table.column_names]
+    keys = [
+        c for c in ("game_id", "hand_no", "bid_no", "trick_no", "play_no", "seat") if c in table.column_names
+    ]
     return table.sort_by([(k, "ascending") for k in keys])
 
 
