@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 import pytest
+from warehouse_helpers import every_row
 
 from pipeline.games import ClearedReplay
 from pipeline.games.euchre import fast
@@ -143,22 +144,6 @@ def _input(tmp_path: Path, games: list[dict[str, Any]]) -> Path:
     return path
 
 
-def _warehouse(db: Path) -> dict[str, list[str]]:
-    import duckdb
-
-    from pipeline.warehouse.ddl import table_names
-
-    with duckdb.connect(str(db), read_only=True) as con:
-        return {
-            t: sorted(
-                map(repr, con.execute(f"select * exclude (started_at, ended_at) from {t}").fetchall())
-                if t == "ingest_runs"
-                else map(repr, con.execute(f"select * from {t}").fetchall())
-            )
-            for t in table_names()
-        }
-
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_load_with_columnar_rows_is_the_load_without_the_fast_path(
     games: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
@@ -186,4 +171,4 @@ def test_load_with_columnar_rows_is_the_load_without_the_fast_path(
     assert on[0].quarantined > 0 and on[0].violations > 0 and on[1].already_present == on[1].lines
     if jobs == 1:  # in this process: the columnar rows were used
         assert sum(cleared) > len(games) // 2
-    assert _warehouse(tmp_path / "on.duckdb") == _warehouse(tmp_path / "off.duckdb")
+    assert every_row(tmp_path / "on.duckdb") == every_row(tmp_path / "off.duckdb")
