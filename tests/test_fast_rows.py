@@ -101,6 +101,17 @@ def test_fast_check_gives_the_fingerprints(
             assert list(replay.fingerprints) == hand_fingerprints(replay_game(record))
 
 
+def test_a_batch_with_nothing_cleared(games: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "MIN_GAMES", 0)
+    broken = copy.deepcopy(games[:3])
+    for record in broken:
+        record["hands"][0]["dealer"] = (record["hands"][0]["dealer"] + 1) % 4
+    assert GAME.fast_check is not None and GAME.fast_rows is not None
+    assert GAME.fast_check(broken) == [None] * 3 and GAME.fast_rows(broken) is None
+    checked = _checked(broken)
+    assert fast_rows.cleared_fingerprints(checked) == []
+
+
 def _sorted(table: Any) -> Any:
     keys = [
         c for c in ("game_id", "hand_no", "bid_no", "trick_no", "play_no", "seat") if c in table.column_names

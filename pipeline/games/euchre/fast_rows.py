@@ -115,8 +115,8 @@ def cleared_fingerprints(checked: Checked) -> list[list[str | None]]:
     """For each cleared game (in the order of ``checked.records``), its hands' fingerprints."""
     cleared = _cleared(checked)
     prints = _fingerprints(cleared)
-    bounds = np.cumsum(cleared.counts).tolist()
-    return [prints[a:b] for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+    ends = np.cumsum(cleared.counts)
+    return [prints[a:b] for a, b in zip((ends - cleared.counts).tolist(), ends.tolist(), strict=True)]
 
 
 def cleared_rows(records: Sequence[dict[str, Any]], checked: Checked) -> ClearedRows:
