@@ -160,8 +160,8 @@ def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) ->
         if done is None
     ]
     games = [item for item in items if item.record is not None]
-    # whole replays of cleared games too: copies are recognised by their hands' fingerprints
-    replays = iter(replay_items(games, fast_path, full=True))
+    # a cleared game's replay gives its hands' fingerprints: copies are recognised by them
+    replays = iter(replay_items(games, fast_path))
     parsed = iter(items)
     out: list[LineResult] = []
     for (number, _), cleared in zip(chunk, fast, strict=True):

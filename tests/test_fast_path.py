@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 import pytest
+from warehouse_helpers import every_row
 
 from pipeline.games.euchre import fast
 from pipeline.games.euchre.cards import CARD_NAMES
@@ -249,11 +250,8 @@ def test_load_with_and_without_the_fast_path(
     simulated: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Workers clearing games in bulk write the same rows as a load that replays every game."""
-    import duckdb
-
     from pipeline import parallel
     from pipeline.warehouse.api import load
-    from pipeline.warehouse.ddl import table_names
 
     rng = random.Random(2)
     lines = []
@@ -269,19 +267,7 @@ def test_load_with_and_without_the_fast_path(
     monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)
     fast_load = load([str(path)], tmp_path / "two.duckdb", batch_size=150, jobs=2)
     assert {**fast_load.to_json(), "db": None} == {**reference.to_json(), "db": None}
-
-    def rows(db: Path) -> dict[str, list[str]]:
-        with duckdb.connect(str(db), read_only=True) as con:
-            return {
-                t: sorted(
-                    map(repr, con.execute(f"select * exclude (started_at, ended_at) from {t}").fetchall())
-                )
-                if t == "ingest_runs"
-                else sorted(map(repr, con.execute(f"select * from {t}").fetchall()))
-                for t in table_names()
-            }
-
-    assert rows(tmp_path / "two.duckdb") == rows(tmp_path / "one.duckdb")
+    assert every_row(tmp_path / "two.duckdb") == every_row(tmp_path / "one.duckdb")
 
 
 def test_optional_fields(simulated: list[dict[str, Any]]) -> None:

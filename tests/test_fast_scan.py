@@ -25,12 +25,13 @@ from hypothesis import strategies as st
 
 from pipeline.games.euchre import fast
 from pipeline.games.euchre.corrupt import FAULTS, reclaim
+from pipeline.games.euchre.fast_rows import cleared_fingerprints
 from pipeline.games.euchre.rules import PRESETS, Rules
 from pipeline.games.euchre.simulate import simulate_game
 
 pytest.importorskip("numba")
 fast_scan = pytest.importorskip("pipeline.games.euchre.fast_scan")
-from pipeline.games.euchre.fast_scan_kernel import S_ID, S_PLAYERS, S_RULES  # noqa: E402
+S_ID, S_PLAYERS, S_RULES = fast_scan.S_ID, fast_scan.S_PLAYERS, fast_scan.S_RULES
 
 Read = tuple[list[int], list[list[int]], str, list[str], Any]
 
@@ -126,6 +127,7 @@ def test_reads_every_plain_line_the_layout_lays_out(records: list[dict[str, Any]
 def test_scan_clears_exactly_what_fast_check_clears(records: list[dict[str, Any]]) -> None:
     lines = [orjson.dumps(r) for r in records]
     scan = fast_scan.scan(lines, min_games=0)
+    assert scan is not None
     cleared = fast.fast_check(records, min_games=0)
     assert scan.lines == [n for n, ok in enumerate(cleared) if ok]
     assert scan.game_ids == [records[n]["game_id"] for n in scan.lines]
@@ -133,11 +135,21 @@ def test_scan_clears_exactly_what_fast_check_clears(records: list[dict[str, Any]
     assert 0 < len(scan.lines) < len(lines)
     # the kernel's word on each cleared hand is the one the layout path gives
     replays = fast.fast_replays(records, min_games=0)
-    built = fast.replays_of(scan.game_ids, scan.games, scan.hands, scan.results, scan.rules)
+    checked = scan.checked
+    built = fast.replays_of(
+        scan.game_ids, checked.games[checked.game_rows], checked.hands, checked.results, checked.rules
+    )
     for n, replay in zip(scan.lines, built, strict=True):
         reference = replays[n]
         assert reference is not None
         assert [vars_of(h) for h in replay.hands] == [vars_of(h) for h in reference.hands]
+    # and so are the fingerprints validate's workers send
+    prints = fast_scan.cleared_lines(lines)
+    assert [p is not None for p in prints] == cleared
+    expected = iter(cleared_fingerprints(fast.check_batch(records, 0)))  # type: ignore[arg-type]
+    for mine in prints:
+        if mine is not None:
+            assert list(mine.fingerprints or []) == next(expected)
 
 
 def vars_of(hand: Any) -> tuple[Any, ...]:
@@ -163,6 +175,7 @@ def test_lines_the_scanner_gives_up_on() -> None:
     read = scanned(list(variants.values()))
     assert {name for name, got in zip(variants, read, strict=True) if got is not None} == set()
     assert scanned([base])[0] == laid_out(base)
+    assert fast_scan.scan([variants["unknown key"]], min_games=0) is None
 
 
 def _respell(line: bytes, data: st.DataObject) -> bytes:
@@ -218,5 +231,30 @@ def test_each_line_of_a_batch_gets_its_own_rows() -> None:
 def test_rules_are_read_by_the_rules_module(records: list[dict[str, Any]]) -> None:
     lines = [orjson.dumps(r) for r in records[:50]]
     scan = fast_scan.scan(lines, min_games=0)
-    for n, index in zip(scan.lines, scan.games[:, fast.G_RULES].tolist(), strict=True):
-        assert scan.rules[index] == Rules.from_record(records[n].get("rules"))
+    assert scan is not None
+    checked = scan.checked
+    indices = checked.games[checked.game_rows, fast.G_RULES].tolist()
+    for n, index in zip(scan.lines, indices, strict=True):
+        assert checked.rules[index] == Rules.from_record(records[n].get("rules"))
+
+
+def test_check_records_gives_what_check_batch_gives(records: list[dict[str, Any]]) -> None:
+    """Records read back by the scanner and the rest (names with accents, escapes)
+    laid out in Python: the same verdicts, fingerprints and rows as all laid out."""
+    from pipeline.games.euchre.fast_rows import cleared_rows
+
+    mixed = [copy.deepcopy(r) for r in records]
+    for record in mixed[::3]:
+        record["players"] = ["Zoé", *record["players"][1:]]
+    for record in mixed[1::5]:
+        record["game_id"] += '"quoted"'
+    ours = fast_scan.check_records(mixed, min_games=0)
+    theirs = fast.check_batch(mixed, 0)
+    assert ours is not None and theirs is not None
+    assert ours.records.tolist() == theirs.records.tolist()
+    assert cleared_fingerprints(ours) == cleared_fingerprints(theirs)
+    a, b = cleared_rows(mixed, ours), cleared_rows(mixed, theirs)
+    assert (a.records, a.facts, a.hands) == (b.records, b.facts, b.hands)
+    assert a.tables.keys() == b.tables.keys()
+    for table in a.tables:
+        assert a.tables[table].equals(b.tables[table]), table

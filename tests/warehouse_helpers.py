@@ -82,3 +82,19 @@ def assert_refused(proc: subprocess.CompletedProcess[str]) -> None:
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert proc.stderr.startswith("tricklog: ") and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def every_row(db: Path) -> dict[str, list[str]]:
+    """Every table of a warehouse, its rows as sorted reprs (a run's times left out):
+    two loads of the same input compare equal, row order aside."""
+    from pipeline.warehouse.ddl import table_names
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        return {
+            t: sorted(
+                map(repr, con.execute(f"select * exclude (started_at, ended_at) from {t}").fetchall())
+                if t == "ingest_runs"
+                else map(repr, con.execute(f"select * from {t}").fetchall())
+            )
+            for t in table_names()
+        }

@@ -33,6 +33,7 @@ from pipeline.violations import Violation
 if TYPE_CHECKING:
     from pipeline.sources import Reader, SourceItem
     from pipeline.tables import GameTables
+    from pipeline.warehouse.tables import ClearedRows
 
 ENTRY_POINT_GROUP = "tricklog.games"
 
@@ -110,15 +111,23 @@ class Game:
     #: A replay -> one fingerprint per hand (its recorded play; None for a hand
     #: with no card played): copies of a hand, in any file or game, share it.
     fingerprints: Callable[[Any], Sequence[str | None]] | None = None
-    #: The fast path: a batch of the game's records -> for each, a replay when the
-    #: game is *cleared* (the reference ``replay`` would find no violation; every
-    #: hand's deal known), else None (the reference replay decides).  Optional.
-    fast_check: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+    #: The fast path: a batch of the game's records -> for each, when the game is
+    #: *cleared* (the reference ``replay`` would find no violation; every hand's
+    #: deal known), a small replay saying so (:func:`cleared`, with its hands'
+    #: ``fingerprints`` when the game gives them), else None (the reference
+    #: replay decides).  Optional.
+    fast_check: Callable[[Sequence[dict[str, Any]]], list[ClearedReplay | None]] | None = field(
         default=None, compare=False
     )
     #: The same, giving for each cleared game the replay ``replay`` gives (what the
-    #: game's warehouse rows are built from), for ``load``.  Optional.
+    #: game's warehouse rows are built from).  Optional.
     fast_replays: Callable[[Sequence[dict[str, Any]]], list[Replay | None]] | None = field(
+        default=None, compare=False
+    )
+    #: The load's fast path: a batch of the game's records -> the warehouse rows of
+    #: the games it clears, built as Arrow columns
+    #: (:class:`pipeline.warehouse.tables.ClearedRows`; None: none cleared).  Optional.
+    fast_rows: Callable[[Sequence[dict[str, Any]]], ClearedRows | None] | None = field(
         default=None, compare=False
     )
     #: The fast path straight from the bytes: a batch of raw JSON Lines -> for
@@ -251,7 +260,7 @@ class ClearedReplay:
     hands: Sequence[HandOutcome]
     violations: list[Violation] = field(default_factory=list)
     unknown_fields: list[str] = field(default_factory=list)
-    #: The hands' fingerprints, when the fast path computed them.
+    #: The hands' fingerprints (``Game.fingerprints`` of the whole replay), when known.
     fingerprints: Sequence[str | None] | None = None
 
 
@@ -268,9 +277,10 @@ def clear_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
     return out
 
 
-def cleared(game_id: str, hands: int) -> ClearedReplay:
-    """What a game's ``fast_check`` says of a game it cleared, of ``hands`` hands."""
-    return ClearedReplay(game_id, [KNOWN_DEAL] * hands)
+def cleared(game_id: str, hands: int, fingerprints: Sequence[str | None] | None = None) -> ClearedReplay:
+    """What a game's ``fast_check`` says of a game it cleared, of ``hands`` hands
+    (and, when given, their fingerprints)."""
+    return ClearedReplay(game_id, [KNOWN_DEAL] * hands, fingerprints=fingerprints)
 
 
 def replay_items(
@@ -282,26 +292,29 @@ def replay_items(
     is the whole replay (``fast_replays``), not only the word that it is clean."""
     if not fast_path:
         return [replay_item(item) for item in items]
-    fast: dict[str, list[int]] = {}
-    games: dict[str, Game] = {}
-    for i, item in enumerate(items):
-        assert item.record is not None
-        if item.violations:
-            continue
-        game = game_for_record(item.record)
-        hook = None if game is None else game.fast_replays if full else game.fast_check
-        if game is not None and hook is not None:
-            fast.setdefault(game.name, []).append(i)
-            games[game.name] = game
     out: list[tuple[Replay, list[Violation]] | None] = [None] * len(items)
-    for name, indices in fast.items():
-        check = games[name].fast_replays if full else games[name].fast_check
+    for game, indices in fast_batches(items, "fast_replays" if full else "fast_check"):
+        check = game.fast_replays if full else game.fast_check
         assert check is not None
         records = [items[i].record for i in indices]
         for i, replay in zip(indices, check(records), strict=True):  # type: ignore[arg-type]
             if replay is not None:
                 out[i] = (replay, [])
     return [done if done is not None else replay_item(item) for done, item in zip(out, items, strict=True)]
+
+
+def fast_batches(items: Sequence[SourceItem], hook: str) -> list[tuple[Game, list[int]]]:
+    """The items a game's fast path may take (read without a violation, of a game
+    that has the fast ``hook``), grouped by game: each game with their indices."""
+    fast: dict[str, tuple[Game, list[int]]] = {}
+    for i, item in enumerate(items):
+        assert item.record is not None
+        if item.violations:
+            continue
+        game = game_for_record(item.record)
+        if game is not None and getattr(game, hook) is not None:
+            fast.setdefault(game.name, (game, []))[1].append(i)
+    return list(fast.values())
 
 
 def replay_item(item: SourceItem) -> tuple[Replay, list[Violation]]:

@@ -44,12 +44,22 @@ from pipeline.sources import BOM, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.load import VERSION, InputFile, LoadSummary, _input_file, _violation
-from pipeline.warehouse.prepare import misfit_message, prepare, replay_for_load
-from pipeline.warehouse.tables import Batch
+from pipeline.warehouse.prepare import (
+    ClearedBatch,
+    clear_in_bulk,
+    cleared_game_rows,
+    misfit_message,
+    prepare,
+    replay_for_load,
+)
+from pipeline.warehouse.tables import LINE, Batch
 
 if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
+
+    from pipeline.games import Replay
+    from pipeline.sources import SourceItem
 
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
@@ -57,8 +67,6 @@ MARKER = "load.json"
 #: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
 SPLIT_BYTES = 64 << 20
 MIN_SPLIT_BYTES = 1 << 20
-#: The column that ties a row to its input line while the load is routed.
-LINE = "_line"
 COMPRESSED = (".gz", ".zst")
 
 
@@ -172,17 +180,37 @@ def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
 
 
 class _TaggedRows:
-    """Rows per table, each with the input line it came from."""
+    """Rows per table, each with the input line it came from: tuples, and Arrow
+    tables built in bulk (their last column the line)."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[tuple[Any, ...]]] = {}
         self.lines: dict[str, list[int]] = {}
+        self.arrow: dict[str, list[pa.Table]] = {}
 
     def add(self, rows: dict[str, list[tuple[Any, ...]]], line: int) -> None:
         for table, more in rows.items():
             if more:
                 self.rows.setdefault(table, []).extend(more)
                 self.lines.setdefault(table, []).extend([line] * len(more))
+
+    def add_arrow(self, table: str, data: pa.Table) -> None:
+        """Rows built as Arrow, of the columns :meth:`tables` gives (``_line`` last)."""
+        if data.num_rows:
+            self.arrow.setdefault(table, []).append(data)
+
+    def without_arrow_lines(self, lines: Collection[int]) -> dict[str, list[pa.Table]]:
+        """The Arrow rows but those of ``lines``."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if not lines:
+            return self.arrow
+        drop = pa.array(sorted(lines), pa.int64())
+        return {
+            table: [t.filter(pc.invert(pc.is_in(t[LINE], value_set=drop))) for t in parts]
+            for table, parts in self.arrow.items()
+        }
 
     @classmethod
     def of(cls, rows: dict[str, list[tuple[Any, ...]]], line: int) -> _TaggedRows:
@@ -191,7 +219,7 @@ class _TaggedRows:
         return tagged
 
     def by_line(self) -> dict[int, dict[str, list[tuple[Any, ...]]]]:
-        """The rows of each line, per table."""
+        """The tuple rows of each line, per table."""
         out: dict[int, dict[str, list[tuple[Any, ...]]]] = {}
         for table, rows in self.rows.items():
             for line, row in zip(self.lines[table], rows, strict=True):
@@ -200,9 +228,12 @@ class _TaggedRows:
 
     def tables(self, models: dict[str, Any], *, check: bool = False) -> dict[str, pa.Table]:
         """Typed by the models; checked against them once routed (:func:`write_split`),
-        when a repeated id's rows are gone.  ``check``: each row also checked against
-        its model's ranges here, where its line is known (a column that must be unique
-        is checked once routing has dropped the repeats)."""
+        when a repeated id's rows are gone.  ``check``: each tuple row also checked
+        against its model's ranges here, where its line is known (a column that must
+        be unique is checked once routing has dropped the repeats).  The Arrow rows are
+        not checked here: a game's fast path builds them from the values its compiled
+        checks cleared, in the models' types (``tests/test_fast_rows.py`` shows them
+        identical to the checked rows of the reference replay)."""
         import pyarrow as pa
 
         frames = Batch(0, self.rows).frames(models)
@@ -211,10 +242,13 @@ class _TaggedRows:
                 schema = models[table].to_schema()
                 once = [name for name, column in schema.columns.items() if column.unique]
                 models[table].validate(frame.unique(subset=once, keep="first") if once else frame)
-        return {
+        out = {
             table: frame.to_arrow().append_column(LINE, pa.array(self.lines[table], pa.int64()))
             for table, frame in frames.items()
         }
+        for table, parts in self.arrow.items():
+            out[table] = pa.concat_tables([out[table], *parts] if table in out else parts)
+        return out
 
 
 def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
@@ -251,8 +285,6 @@ def _prepare_lines(
     known: Collection[str],
     fast_path: bool,
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
-    from pipeline.games import replay_items
-
     tagged = _TaggedRows()
     facts: list[LineFact] = []
     prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
@@ -261,7 +293,9 @@ def _prepare_lines(
         for _, _, one in prepared
         if one.is_game and (one.game_id is None or one.game_id not in known)
     ]
-    done = dict(zip(map(id, games), replay_items(games, fast_path, full=True), strict=True))
+    bulk = clear_in_bulk(games) if fast_path else ClearedBatch()
+    done = _replayed(games, bulk, fast_path)
+    cleared = {id(games[i]): found for i, found in bulk.facts.items()}
     for number, raw, one in prepared:
         if not one.is_game:
             located = [v.at(file=file.name, line=number) for v in one.item.violations]
@@ -272,6 +306,10 @@ def _prepare_lines(
         assert one.digest is not None
         if one.game_id is not None and one.game_id in known:
             facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
+            continue
+        if id(one.item) in cleared:  # its own rows are in the bulk's tables
+            tagged.add(cleared_game_rows(one.item, one.digest, run_id, *cleared[id(one.item)]), number)
+            facts.append(LineFact(number, True, one.game_id, one.digest, True, 0))
             continue
         replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
         violations = replayed.violations
@@ -295,12 +333,29 @@ def _prepare_lines(
             tagged.add(replayed.rows, number)
             loadable = True
         facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
+    for table, data in bulk.tables:
+        tagged.add_arrow(table, data)
     models = table_models()
     try:
         return facts, tagged.tables(models, check=True)
     except Exception:  # a hostile record's rows do not fit the columns: find it, quarantine it
         raws = {number: raw for number, raw, _ in prepared}
         return _without_misfits(tagged, facts, file, raws, run_id, models)
+
+
+def _replayed(
+    games: list[SourceItem], bulk: ClearedBatch, fast_path: bool
+) -> dict[int, tuple[Replay, list[Violation]]]:
+    """The replay of each game not cleared in bulk, by the id of its item: those a
+    fast path was offered (and did not clear) by their reference replay, the rest
+    as :func:`replay_items` does."""
+    from pipeline.games import replay_item, replay_items
+
+    rest = [g for i, g in enumerate(games) if i not in bulk.offered]
+    done = dict(zip(map(id, rest), replay_items(rest, fast_path, full=True), strict=True))
+    for i in bulk.offered - bulk.facts.keys():
+        done[id(games[i])] = replay_item(games[i])
+    return done
 
 
 def _without_misfits(
@@ -316,6 +371,7 @@ def _without_misfits(
     kept = _TaggedRows()
     by_line = tagged.by_line()
     out = []
+    misfits = []
     for fact in facts:
         rows = by_line.get(fact.line, {})
         if fact.loadable:
@@ -329,10 +385,12 @@ def _without_misfits(
                 )
                 found = rows.get("violations", [])
                 kept.add({"violations": found}, fact.line)
+                misfits.append(fact.line)
                 out.append(LineFact(fact.line, True, fact.game_id, fact.digest, False, 1 + len(found)))
                 continue
         kept.add(rows, fact.line)
         out.append(fact)
+    kept.arrow = tagged.without_arrow_lines(misfits)
     return out, kept.tables(models, check=True)
 
 

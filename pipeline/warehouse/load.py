@@ -295,20 +295,21 @@ class _Loader:
                 if len(self.batch) + len(kept) >= self.batch_size:
                     self._take(tables, kept)
                     self.flush()
-            self._take(tables, kept)
+            self._take(tables, kept, every=len(kept) == len(chunk))
 
-    def _take(self, tables: dict[str, pa.Table], kept: list[int]) -> None:
-        """Into the batch: the rows of the ``kept`` lines (then forgotten)."""
+    def _take(self, tables: dict[str, pa.Table], kept: list[int], *, every: bool = False) -> None:
+        """Into the batch: the rows of the ``kept`` lines (then forgotten); ``every``:
+        they are all the chunk's lines, so every row stays (no filtering)."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from pipeline.warehouse.dask_engine import LINE
+        from pipeline.warehouse.tables import LINE
 
         if kept:
             lines = pa.array(kept, pa.int64())
             for table, data in tables.items():
-                rows = data.filter(pc.is_in(data[LINE], value_set=lines)).drop_columns([LINE])
-                self.batch.add_arrow(table, rows)
+                rows = data if every else data.filter(pc.is_in(data[LINE], value_set=lines))
+                self.batch.add_arrow(table, rows.drop_columns([LINE]))
             kept.clear()
 
     def _route(self, file: InputFile, fact: LineFact, raw: bytes, quarantined: bool) -> bool:

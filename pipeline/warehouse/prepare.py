@@ -5,15 +5,16 @@ worker processes (``parallel_load``), the same function either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from pipeline.games import Replay, game_for_record, replay_item
+from pipeline.games import Replay, fast_batches, game_for_record, replay_item
 from pipeline.sources import SourceItem
 from pipeline.violations import Violation
-from pipeline.warehouse.tables import Batch, content_hash
+from pipeline.warehouse.tables import LINE, RECORD, Batch, GameFacts, Rows, content_hash
 
 #: Game-level schema problems that keep a record out of ``games``.
 REQUIRED_PATHS = frozenset({"format", "game_id", "players", "hands"})
@@ -93,3 +94,51 @@ def misfit_message(error: Exception) -> str:
     text = str(error).strip()
     detail = text.splitlines()[0][:300] if text else type(error).__name__
     return f"the game's rows do not fit the warehouse's columns ({detail}); this line is quarantined"
+
+
+@dataclass(slots=True)
+class ClearedBatch:
+    """The games among a batch of items that their game's fast path cleared and
+    built the rows of as Arrow columns (``Game.fast_rows``)."""
+
+    #: Item index -> what the core ``games`` row says of it and its number of hands.
+    facts: dict[int, tuple[GameFacts, int]] = field(default_factory=dict)
+    #: The indices of the items offered to a fast path, cleared or not.
+    offered: set[int] = field(default_factory=set)
+    #: The games' own tables (qualified names), each row tagged with its input line (:data:`LINE`).
+    tables: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def clear_in_bulk(items: Sequence[SourceItem]) -> ClearedBatch:
+    """Offer each game's items (those read without a violation) to its ``fast_rows``."""
+    import pyarrow as pa
+
+    out = ClearedBatch()
+    for game, indices in fast_batches(items, "fast_rows"):
+        assert game.fast_rows is not None and game.tables is not None
+        out.offered.update(indices)
+        rows = game.fast_rows([items[i].record for i in indices])  # type: ignore[misc]
+        if rows is None:
+            continue
+        for r, facts, hands in zip(rows.records, rows.facts, rows.hands, strict=True):
+            out.facts[indices[r]] = (facts, hands)
+        lines = pa.array([items[i].line for i in indices], pa.int64())
+        tables = game.tables()
+        for table, data in rows.tables.items():
+            at = data.schema.get_field_index(RECORD)
+            tagged = data.set_column(at, pa.field(LINE, pa.int64()), lines.take(data.column(RECORD)))
+            out.tables.append((tables.qualified(table), tagged))
+    return out
+
+
+def cleared_game_rows(item: SourceItem, digest: str, run_id: int, facts: GameFacts, hands: int) -> Rows:
+    """The core ``games`` row of a game cleared in bulk (its own rows are in the
+    :class:`ClearedBatch`; it has no violation)."""
+    assert item.record is not None
+    game = game_for_record(item.record)
+    assert game is not None
+    batch = Batch(run_id)
+    batch.add_game_row(
+        game, item.record, item.record["game_id"], (item.file, item.line), digest, facts, hands, 0
+    )
+    return batch.rows

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -41,6 +42,31 @@ class GameFacts:
     complete: bool
 
 
+#: The column of a :class:`ClearedRows` table that ties each row to its record.
+RECORD = "_record"
+#: The column that ties a row to its input line while a load is routed.
+LINE = "_line"
+
+
+@dataclass(frozen=True, slots=True)
+class ClearedRows:
+    """The rows of the games a game's fast path cleared in a batch of records, built
+    as Arrow columns (``Game.fast_rows``): no violation, every hand valid.
+
+    ``tables`` holds the game's own tables (unqualified names), each exactly as the
+    game's ``rows`` builder and :meth:`Batch.frames` make them, plus the column
+    :data:`RECORD`: the index in the batch of the record each row comes from.
+    """
+
+    #: Index in the batch of each cleared record, ascending.
+    records: list[int]
+    #: What the core ``games`` row says of each of them, in the same order.
+    facts: list[GameFacts]
+    #: How many hands each of them has.
+    hands: list[int]
+    tables: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class GameTables:
     """A game's part of the warehouse.
@@ -67,6 +93,16 @@ class GameTables:
 
     def qualified(self, table: str) -> str:
         return f"{self.schema}.{table}"
+
+
+@cache
+def arrow_schema(model: type[pa.DataFrameModel]) -> Any:
+    """The Arrow schema of a model's rows as :meth:`Batch.frames` builds them and
+    ``to_arrow`` gives them (built once a model)."""
+    import polars as pl
+    from tricklog_schemas.tables import polars_schema
+
+    return pl.DataFrame(schema=polars_schema(model)).to_arrow().schema
 
 
 def content_hash(record: dict[str, Any]) -> str:
@@ -147,8 +183,27 @@ class Batch:
         game_id = replay.game_id
         assert game_id is not None
         facts = tables.facts(replay)
+        self.add_game_row(game, record, game_id, where, digest, facts, len(replay.hands), len(violations))
+        invalid = frozenset(v.hand for v in violations if v.hand is not None)
+        for table, rows in tables.rows(record, replay, invalid).items():
+            self.rows.setdefault(tables.qualified(table), []).extend(rows)
+        self.add_violations(violations, record.get("players"))
+
+    def add_game_row(
+        self,
+        game: Game,
+        record: dict[str, Any],
+        game_id: str,
+        where: tuple[str, int | None],
+        digest: str,
+        facts: GameFacts,
+        hands: int,
+        violations: int,
+    ) -> None:
+        """A game's row of the core ``games`` table (the game's own rows apart)."""
+        assert game.tables is not None
         source, started = record.get("source"), record.get("started_at")
-        extra = {k: v for k, v in record.items() if k not in tables.record_fields}
+        extra = {k: v for k, v in record.items() if k not in game.tables().record_fields}
         self.rows["games"].append(
             (
                 game_id,
@@ -163,17 +218,13 @@ class Batch:
                 facts.preset,
                 orjson.dumps(facts.rules).decode(),
                 list(record["players"]),
-                len(replay.hands),
+                hands,
                 facts.scores,
                 facts.complete,
-                len(violations),
+                violations,
                 orjson.dumps(extra).decode() if extra else None,
             )
         )
-        invalid = frozenset(v.hand for v in violations if v.hand is not None)
-        for table, rows in tables.rows(record, replay, invalid).items():
-            self.rows.setdefault(tables.qualified(table), []).extend(rows)
-        self.add_violations(violations, record.get("players"))
 
     def add_violations(self, violations: Sequence[Violation], players: object = None) -> None:
         """Violations, each charged to the player in its seat (when the record names players)."""

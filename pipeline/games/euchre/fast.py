@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -341,10 +342,10 @@ def fast_check(records: Sequence[dict[str, Any]], *, min_games: int | None = Non
     find no violation in it and every hand's deal is known.  False says nothing
     (the replay decides).  A batch of fewer than ``min_games`` records (default
     :data:`MIN_GAMES`) is left to the replay."""
-    checked = _check(records, min_games)
+    checked = check_batch(records, min_games)
     cleared = [False] * len(records)
     if checked is not None:
-        for i, _ in checked[0]:
+        for i in checked.records.tolist():
             cleared[i] = True
     return cleared
 
@@ -354,16 +355,14 @@ def fast_replays(
 ) -> list[GameReplay | None]:
     """For each record, the replay of a cleared game -- what
     :func:`~pipeline.games.euchre.replay.replay_game` gives of it, built from what
-    the kernel found (for ``load``'s rows) -- or None (the replay decides)."""
+    the kernel found -- or None (the replay decides)."""
     out: list[GameReplay | None] = [None] * len(records)
-    checked = _check(records, min_games)
+    checked = check_batch(records, min_games)
     if checked is None:
         return out
-    indices, games, hands, results, rules_of = checked
-    built = replays_of(
-        [records[i]["game_id"] for i, _ in indices], games[[g for _, g in indices]], hands, results, rules_of
-    )
-    for (i, _), replay in zip(indices, built, strict=True):
+    ids = [records[i]["game_id"] for i in checked.records.tolist()]
+    built = replays_of(ids, checked.games[checked.game_rows], checked.hands, checked.results, checked.rules)
+    for i, replay in zip(checked.records.tolist(), built, strict=True):
         out[i] = replay
     return out
 
@@ -429,11 +428,44 @@ def _hand_result(index: int, row: list[int], out: list[int]) -> HandResult:
     return result
 
 
-def _check(
-    records: Sequence[dict[str, Any]], min_games: int | None
-) -> tuple[list[tuple[int, int]], Any, Any, Any, list[Rules]] | None:
-    """The kernel over a batch: (record index, game row) of each cleared record, the
-    arrays, the rules by index."""
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What the kernel made of a batch: the laid-out arrays, what it found of each
+    hand (``results``, the ``O_*`` layout; set for the hands of cleared games) and
+    which games it cleared."""
+
+    #: Index in the batch of each cleared record, ascending.
+    records: npt.NDArray[np.int64]
+    #: The row in ``games`` of each cleared record.
+    game_rows: npt.NDArray[np.int64]
+    games: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    results: npt.NDArray[np.int64]
+    #: The rule sets, by their index in ``games[:, G_RULES]``.
+    rules: list[Rules]
+
+
+def merged(a: Checked, b: Checked) -> Checked:
+    """Two batches' verdicts on records of one batch as one (``records`` ascending)."""
+    shifted = b.games.copy()
+    shifted[:, G_FIRST] += len(a.hands)
+    shifted[:, G_RULES] += len(a.rules)
+    records = np.concatenate([a.records, b.records])
+    game_rows = np.concatenate([a.game_rows, b.game_rows + len(a.games)])
+    order = np.argsort(records, kind="stable")
+    return Checked(
+        records[order],
+        game_rows[order],
+        np.concatenate([a.games, shifted]),
+        np.concatenate([a.hands, b.hands]),
+        np.concatenate([a.results, b.results]),
+        [*a.rules, *b.rules],
+    )
+
+
+def check_batch(records: Sequence[dict[str, Any]], min_games: int | None = None) -> Checked | None:
+    """The kernel over a batch (None: the batch is too small, numba is missing or
+    no record has the common shape)."""
     limit = MIN_GAMES if min_games is None else min_games
     if len(records) < max(limit, 1):
         return None
@@ -441,18 +473,16 @@ def _check(
     if check is None:
         return None
     batch = _Batch()
-    laid_out = []
-    for i, record in enumerate(records):
-        if _lay_out_game(batch, record):
-            laid_out.append(i)
+    laid_out = [i for i, record in enumerate(records) if _lay_out_game(batch, record)]
     if not laid_out:
         return None
     hands = np.array(batch.hands, dtype=np.int64).reshape(-1, WIDTH)
     games = np.array(batch.games, dtype=np.int64).reshape(-1, G_WIDTH)
     rules = np.array(batch.rules_rows, dtype=np.int64).reshape(-1, R_WIDTH)
     ok, results = check_rows(check, games, hands, rules)
-    cleared = [(i, g) for g, (i, good) in enumerate(zip(laid_out, ok.tolist(), strict=True)) if good]
-    return cleared, games, hands, results, list(batch.rules)
+    game_rows = np.flatnonzero(ok)
+    cleared = np.array(laid_out, dtype=np.int64)[game_rows]
+    return Checked(cleared, game_rows, games, hands, results, list(batch.rules))
 
 
 def check_rows(

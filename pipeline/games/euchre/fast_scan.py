@@ -13,19 +13,21 @@ rules object (one dictionary lookup per game for the rules).
 >>> from pipeline.games.euchre.replay import _DOCTEST_GAME
 >>> scan([_DOCTEST_GAME.encode()], min_games=0).lines   # a renege: not cleared
 []
+>>> cleared_lines([_DOCTEST_GAME.encode().replace(b'"game_id"', b'"game_id":"x","y"')])  # not read
+[None]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
-from pipeline.games import KNOWN_DEAL, ClearedReplay
+from pipeline.games import ClearedReplay
 from pipeline.games.euchre.fast import (
     G_HANDS,
     G_RULES,
@@ -33,75 +35,94 @@ from pipeline.games.euchre.fast import (
     MIN_GAMES,
     TOKENS,
     WIDTH,
+    Checked,
+    check_batch,
     check_rows,
     kernel,
-    replays_of,
+    merged,
     rules_row,
 )
-from pipeline.games.euchre.fingerprint import hand_fingerprints
+from pipeline.games.euchre.fast_rows import cleared_replays
 from pipeline.games.euchre.rules import Rules, RulesError
 
 Ints = npt.NDArray[np.int64]
+# What the scanner says of a line besides its rows: the spans of its strings,
+# (start, end) pairs; the rules' (-1, -1) when absent or null.
+S_ID, S_RULES, S_PLAYERS = 0, 2, 4
+S_WIDTH = 12
 #: Bytes of JSON a hand takes at least (a deal alone is over 100): the scanner's room.
 _MIN_HAND_BYTES = 100
 
 
 @dataclass(slots=True)
 class Scanned:
-    """The games of a batch cleared from their bytes, and what the kernel found."""
+    """The games of a batch cleared from their bytes: what the kernel found
+    (``checked.records``: each cleared line's position in the batch), and each
+    cleared game's id and players."""
 
-    #: The position in the batch of each cleared line.
-    lines: list[int]
+    checked: Checked
     game_ids: list[str]
     players: list[list[str]]
-    #: One row per cleared game (``fast.G_*``); ``G_FIRST`` indexes ``hands``.
-    games: npt.NDArray[np.int64]
-    hands: npt.NDArray[np.int64]
-    #: What the kernel says of each hand (``fast.O_*``), row for row with ``hands``.
-    results: npt.NDArray[np.int64]
-    #: The rule sets, by ``games[:, G_RULES]``.
-    rules: list[Rules]
+    #: The position of each line the scanner read (cleared or not), ascending.
+    read: list[int]
+
+    @property
+    def lines(self) -> list[int]:
+        cleared: list[int] = self.checked.records.tolist()
+        return cleared
 
 
-def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned:
-    """The lines of a batch the scanner reads and the fast path clears (none
-    without numba, or for a batch of fewer than ``min_games`` lines)."""
+def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned | None:
+    """The lines of a batch the scanner reads and the fast path clears (None
+    without numba, for a batch of fewer than ``min_games`` lines, or when the
+    scanner reads no line)."""
     compiled = _compiled()
     limit = MIN_GAMES if min_games is None else min_games
     if compiled is None or len(lines) < max(limit, 1):
-        return _none()
+        return None
     scanner, check = compiled
     text, games, spans, hands = read_rows(scanner, lines)
     read, rules = _with_rules(text, games, spans)
     if not read:
-        return _none()
-    ok, results = check_rows(check, games[read], hands, np.array([rules_row(r) for r in rules]))
-    kept = [n for n, good in zip(read, ok.tolist(), strict=True) if good]
+        return None
+    games = games[read]
+    ok, results = check_rows(check, games, hands, np.array([rules_row(r) for r in rules]))
+    game_rows = np.flatnonzero(ok)
+    kept = np.array(read, dtype=np.int64)[game_rows]
     return Scanned(
-        kept,
-        [_text(text, spans[n, 0], spans[n, 1]) for n in kept],
-        [[_text(text, spans[n, p], spans[n, p + 1]) for p in range(4, 12, 2)] for n in kept],
-        games[kept],
-        hands,
-        results,
-        rules,
+        Checked(kept, game_rows, games, hands, results, rules),
+        [_text(text, spans[n, S_ID], spans[n, S_ID + 1]) for n in kept.tolist()],
+        [
+            [_text(text, spans[n, p], spans[n, p + 1]) for p in range(S_PLAYERS, S_PLAYERS + 8, 2)]
+            for n in kept.tolist()
+        ],
+        read,
     )
+
+
+def check_records(records: Sequence[dict[str, Any]], min_games: int | None = None) -> Checked | None:
+    """What :func:`pipeline.games.euchre.fast.check_batch` gives of parsed records,
+    sooner: each record written back as JSON (about a microsecond a hand) and
+    read by the scanner; only those it does not read (a name with an accent,
+    say) are laid out in Python."""
+    scanned = scan([orjson.dumps(r) for r in records], min_games=min_games)
+    if scanned is None:
+        return check_batch(records, min_games)
+    read = set(scanned.read)
+    rest = [i for i in range(len(records)) if i not in read]
+    others = check_batch([records[i] for i in rest], 0) if rest else None
+    if others is None:
+        return scanned.checked
+    return merged(scanned.checked, replace(others, records=np.array(rest, dtype=np.int64)[others.records]))
 
 
 def cleared_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
     """For each line, its replay when the scanner reads it and the fast path
     clears it (with its hands' fingerprints), else None (the plugin's ``fast_lines``)."""
     scanned = scan(lines)
-    out: list[ClearedReplay | None] = [None] * len(lines)
-    for n, game_id, prints in zip(scanned.lines, scanned.game_ids, fingerprints(scanned), strict=True):
-        out[n] = ClearedReplay(game_id, [KNOWN_DEAL] * len(prints), fingerprints=prints)
-    return out
-
-
-def fingerprints(scanned: Scanned) -> list[list[str | None]]:
-    """Each cleared game's hands' fingerprints."""
-    replays = replays_of(scanned.game_ids, scanned.games, scanned.hands, scanned.results, scanned.rules)
-    return [hand_fingerprints(replay) for replay in replays]
+    if scanned is None:
+        return [None] * len(lines)
+    return cleared_replays(scanned.checked, scanned.game_ids, len(lines))
 
 
 def read_rows(scanner: Any, lines: Sequence[bytes]) -> tuple[bytes, Ints, Ints, Ints]:
@@ -112,7 +133,7 @@ def read_rows(scanner: Any, lines: Sequence[bytes]) -> tuple[bytes, Ints, Ints, 
     lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     ends = np.cumsum(lengths)
     games = np.zeros((len(lines), G_WIDTH), dtype=np.int64)
-    spans = np.empty((len(lines), _KERNEL.S_WIDTH), dtype=np.int64)
+    spans = np.empty((len(lines), S_WIDTH), dtype=np.int64)
     hands = np.empty((len(text) // _MIN_HAND_BYTES + 1, WIDTH), dtype=np.int64)
     buffer = np.frombuffer(text, dtype=np.uint8)
     used = scanner(buffer, ends - lengths, ends, _NAMES, _OFFSETS, _CARDS, games, spans, hands)
@@ -131,7 +152,7 @@ def _with_rules(text: bytes, games: Ints, spans: Ints) -> tuple[list[int], list[
     rules: list[Rules] = []
     index: dict[Rules, int] = {}
     for n in np.flatnonzero(games[:, G_HANDS]).tolist():
-        start, end = int(spans[n, 2]), int(spans[n, 3])
+        start, end = int(spans[n, S_RULES]), int(spans[n, S_RULES + 1])
         rule_set = rules_of(text[start:end] if start >= 0 else None)
         if rule_set is None:
             continue
@@ -165,13 +186,6 @@ def rules_of(source: bytes | None) -> Rules | None:
 
 def _text(text: bytes, start: Any, end: Any) -> str:
     return text[start:end].decode("ascii")
-
-
-def _none() -> Scanned:
-    empty = np.zeros((0, G_WIDTH), dtype=np.int64)
-    return Scanned(
-        [], [], [], empty, np.zeros((0, WIDTH), dtype=np.int64), np.zeros((0, 1), dtype=np.int64), []
-    )
 
 
 _KERNEL: Any = None

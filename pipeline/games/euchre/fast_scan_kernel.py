@@ -50,6 +50,7 @@ from pipeline.games.euchre.fast import (
     WIDTH,
     WINNERS,
 )
+from pipeline.games.euchre.fast_scan import S_ID, S_PLAYERS, S_RULES
 
 FAIL = -1
 _INT32 = 2**31 - 1
@@ -95,10 +96,6 @@ KEY_NAMES = (
 GAME_REQUIRED = 1 << K_FORMAT | 1 << K_GAME_ID | 1 << K_PLAYERS | 1 << K_HANDS
 HAND_REQUIRED = 1 << H_DEALER | 1 << H_DEAL | 1 << H_UPCARD | 1 << H_KITTY | 1 << H_BIDS
 BID_REQUIRED = 1 << B_SEAT | 1 << B_CALL
-
-# What the scanner says of a line besides its rows: the spans of its strings.
-S_ID, S_RULES, S_PLAYERS = 0, 2, 4  # (start, end) pairs; rules (-1, -1) when absent or null
-S_WIDTH = 12
 
 
 def key_table() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from pipeline.games import ClearedReplay, Game, Importer, Replay, Simulator, cleared
+from pipeline.games import ClearedReplay, Game, Importer, Replay, Simulator
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
-from pipeline.warehouse.tables import GameTables
+from pipeline.warehouse.tables import ClearedRows, GameTables
 
 
 def _egn_reader() -> Reader:
@@ -67,13 +67,32 @@ def _fingerprints(replay: Any) -> list[str | None]:
     return hand_fingerprints(replay)
 
 
-def _fast_check(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
-    from pipeline.games.euchre.fast import fast_check
+def _checked(records: Sequence[dict[str, Any]]) -> Any:
+    """The fast path's verdicts on a batch of records (``fast.Checked``, or None)."""
+    try:
+        from pipeline.games.euchre.fast_scan import check_records
+    except ImportError:  # numba missing or broken: the replay does it all
+        return None
+    return check_records(records)
 
-    return [
-        cleared(r["game_id"], len(r["hands"])) if ok else None
-        for r, ok in zip(records, fast_check(records), strict=True)
-    ]
+
+def _fast_check(records: Sequence[dict[str, Any]]) -> list[ClearedReplay | None]:
+    """Each cleared game with its hands' fingerprints, taken from the kernel's arrays."""
+    from pipeline.games.euchre.fast_rows import cleared_replays
+
+    checked = _checked(records)
+    if checked is None:
+        return [None] * len(records)
+    return cleared_replays(checked, [records[i]["game_id"] for i in checked.records.tolist()], len(records))
+
+
+def _fast_rows(records: Sequence[dict[str, Any]]) -> ClearedRows | None:
+    from pipeline.games.euchre.fast_rows import cleared_rows
+
+    checked = _checked(records)
+    if checked is None or not len(checked.records):
+        return None
+    return cleared_rows(records, checked)
 
 
 def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
@@ -83,8 +102,10 @@ def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
 
 
 def _fast_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
-    from pipeline.games.euchre.fast_scan import cleared_lines
-
+    try:
+        from pipeline.games.euchre.fast_scan import cleared_lines
+    except ImportError:  # numba missing or broken: every line is parsed and replayed
+        return [None] * len(lines)
     return cleared_lines(lines)
 
 
@@ -131,6 +152,7 @@ GAME = Game(
     fingerprints=_fingerprints,
     fast_check=_fast_check,
     fast_replays=_fast_replays,
+    fast_rows=_fast_rows,
     fast_lines=_fast_lines,
     analyze=_analyze,
     viewer=_viewer,

@@ -142,7 +142,12 @@ def _card(card: int | None) -> str | None:
 def game_facts(replay: GameReplay) -> GameFacts:
     """What the core ``games`` row says of a Euchre game."""
     assert replay.rules is not None
-    return GameFacts(replay.rules.preset, _options(replay.rules), list(replay.score), replay.complete)
+    return facts_of(replay.rules, replay.score, replay.complete)
+
+
+def facts_of(rules: Rules, score: tuple[int, int], complete: bool) -> GameFacts:
+    """What the core ``games`` row says of a Euchre game of these rules, final score and outcome."""
+    return GameFacts(rules.preset, _options(rules), list(score), complete)
 
 
 @cache
