@@ -294,3 +294,25 @@ def test_optional_fields(simulated: list[dict[str, Any]]) -> None:
     assert any(cleared) and not all(cleared)
     unknown = [("table" in g) for g in games]
     assert cleared == [c and not u for c, u in zip(clean, unknown, strict=True)]
+
+
+def test_scores_out_of_range(simulated: list[dict[str, Any]]) -> None:
+    """A running score the replay refuses (over ``MAX_SCORE`` in size, however far
+    from the target) is not cleared, by the layout nor by the byte scanner."""
+    from pipeline.games.euchre.record import MAX_SCORE
+
+    games = []
+    for n, record in enumerate(simulated[:40]):
+        candidate = copy.deepcopy(record)
+        size = MAX_SCORE + (n % 2)  # at the limit (clean) and one past it (a schema violation)
+        candidate["initial_score"] = [-size, -size]
+        candidate.pop("final_score", None)
+        for hand in candidate["hands"]:
+            hand.get("claimed", {}).pop("score", None)
+        games.append(candidate)
+    cleared, clean = check_sound(games)
+    assert cleared == clean == [n % 2 == 0 for n in range(len(games))]
+    from pipeline.games.euchre.fast_scan import scan
+
+    scanned = scan([orjson.dumps(g) for g in games], min_games=0)
+    assert scanned is not None and scanned.lines == [n for n in range(len(games)) if n % 2 == 0]

@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.games.euchre.cards import DECK_TOKENS, EFFECTIVE, NINES_AND_TENS, POWER, SUIT_MASK, UNKNOWN
-from pipeline.games.euchre.record import GAME_FIELDS
+from pipeline.games.euchre.record import GAME_FIELDS, MAX_SCORE
 from pipeline.games.euchre.rules import Call, Rules, RulesError, ThrowIn
 from pipeline.games.euchre.state import Bid, GameReplay, HandResult
 from pipeline.games.euchre.trick import Trick
@@ -149,10 +149,11 @@ class _Batch:
 
 
 def _pair(value: object) -> tuple[int, int] | None:
-    """A ``[int, int]`` pair in int32 range, or None (also for anything else)."""
+    """A ``[int, int]`` pair the replay's ``int_pair`` takes (at most ``MAX_SCORE`` in
+    size), or None (also for anything else)."""
     if type(value) is list and len(value) == 2:
         a, b = value
-        if type(a) is int and type(b) is int and -_INT32 <= a <= _INT32 and -_INT32 <= b <= _INT32:
+        if type(a) is int and type(b) is int and -MAX_SCORE <= a <= MAX_SCORE and -MAX_SCORE <= b <= MAX_SCORE:
             return a, b
     return None
 
@@ -331,8 +332,8 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
 
 
 def _check_not_pair(value: object) -> None:
-    """A value that :func:`_pair` refused but the replay's ``int_pair`` might take
-    (a whole number out of int32 range): not laid out."""
+    """A value :func:`_pair` refused that is still a pair of whole numbers (out of
+    range, which the replay reports): not laid out."""
     if type(value) is list and len(value) == 2 and all(type(x) is int for x in value):
         raise _Unfit
 

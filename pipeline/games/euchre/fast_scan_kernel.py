@@ -51,6 +51,7 @@ from pipeline.games.euchre.fast import (
     WINNERS,
 )
 from pipeline.games.euchre.fast_scan import S_ID, S_PLAYERS, S_RULES
+from pipeline.games.euchre.record import MAX_SCORE
 
 FAIL = -1
 _INT32 = 2**31 - 1
@@ -270,13 +271,13 @@ def _key(b: Any, i: int, end: int, names: Any, offsets: Any, lo: int, hi: int) -
 
 @_jit
 def _pair(b: Any, i: int, end: int, out: Any, at: int) -> int:
-    """``[int, int]`` into ``out[at]``, ``out[at + 1]``."""
+    """``[int, int]`` into ``out[at]``, ``out[at + 1]``, each at most ``MAX_SCORE`` in size."""
     i = _byte(b, i, end, 91)
     if i == FAIL:
         return FAIL
     for j in range(2):
         v, i = _int(b, _ws(b, i, end), end)
-        if i == FAIL:
+        if i == FAIL or v > MAX_SCORE or v < -MAX_SCORE:
             return FAIL
         out[at + j] = v
         i = _byte(b, i, end, 44 if j == 0 else 93)
