@@ -52,7 +52,7 @@ from pipeline.warehouse.prepare import (
     prepare,
     replay_for_load,
 )
-from pipeline.warehouse.tables import LINE, Batch
+from pipeline.warehouse.tables import LINE, Batch, arrow_rows
 
 if TYPE_CHECKING:
     import duckdb
@@ -287,6 +287,7 @@ def _prepare_lines(
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     tagged = _TaggedRows()
     facts: list[LineFact] = []
+    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]] = []
     prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
     games = [
         one.item
@@ -308,7 +309,7 @@ def _prepare_lines(
             facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
             continue
         if id(one.item) in cleared:  # its own rows are in the bulk's tables
-            tagged.add(cleared_game_rows(one.item, one.digest, run_id, *cleared[id(one.item)]), number)
+            core.append((number, cleared_game_rows(one.item, one.digest, run_id, *cleared[id(one.item)])))
             facts.append(LineFact(number, True, one.game_id, one.digest, True, 0))
             continue
         replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
@@ -336,6 +337,8 @@ def _prepare_lines(
     for table, data in bulk.tables:
         tagged.add_arrow(table, data)
     models = table_models()
+    for table, data in _cleared_core_rows(core, models).items():
+        tagged.add_arrow(table, data)
     try:
         return facts, tagged.tables(models, check=True)
     except Exception:  # a hostile record's rows do not fit the columns: find it, quarantine it
@@ -356,6 +359,26 @@ def _replayed(
     for i in bulk.offered - bulk.facts.keys():
         done[id(games[i])] = replay_item(games[i])
     return done
+
+
+def _cleared_core_rows(
+    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]], models: dict[str, Any]
+) -> dict[str, pa.Table]:
+    """The core rows of the games cleared in bulk (numbered lines), as Arrow tagged
+    with their lines: made of checked values, so built straight (``arrow_rows``)."""
+    import pyarrow as pa
+
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    lines: dict[str, list[int]] = {}
+    for number, tables in core:
+        for table, more in tables.items():
+            rows.setdefault(table, []).extend(more)
+            lines.setdefault(table, []).extend([number] * len(more))
+    return {
+        table: arrow_rows(rows[table], models[table]).append_column(LINE, pa.array(lines[table], pa.int64()))
+        for table in rows
+        if rows[table]
+    }
 
 
 def _without_misfits(

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     import duckdb
     import pandera.polars as pa
     import polars as pl
+    import pyarrow
 
 BATCH_GAMES = 5000
 VERSION = "0.1.0"
@@ -409,11 +410,17 @@ class _Loader:
         """Write the batch in one transaction, with the run's counts so far."""
         self._settle_quarantine()
         frames = self._checked_batch()
+        # Rows the workers built come as Arrow, checked where they were built (the
+        # replay's rows against the models, the fast path's by its kernel): as they are.
+        built = self.batch.arrow_tables()
         con, s = self.con, self.summary
         con.begin()
         try:
-            for table, frame in frames.items():
-                _insert(con, table, frame)
+            for table in [*frames, *(t for t in built if t not in frames)]:
+                if table in frames:
+                    _insert(con, table, frames[table].to_arrow())
+                if table in built:
+                    _insert(con, table, built[table])
             s.batches += 1
             con.execute(
                 "update ingest_runs set lines = ?, games_loaded = ?, already_present = ?, "
@@ -500,16 +507,17 @@ def _violation(
 
 
 def _checked_frames(batch: Batch, models: dict[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
-    """The batch's non-empty frames, each validated by its pandera model (materialised, not lazy)."""
-    frames = batch.frames(models)
+    """The non-empty frames of the rows built here, each validated by its pandera
+    model (materialised, not lazy)."""
+    frames = batch.frames(models, arrow=False)
     for table, frame in frames.items():
         models[table].validate(frame)
     return frames
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
-    """Bulk insert a frame through Arrow (``table`` is one of the fixed table names)."""
-    con.register("_tricklog_batch", frame.to_arrow())
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pyarrow.Table) -> None:
+    """Bulk insert Arrow rows (``table`` is one of the fixed table names)."""
+    con.register("_tricklog_batch", rows)
     try:
         con.execute(f"insert into {table} by name select * from _tricklog_batch")
     finally:

@@ -105,6 +105,19 @@ def arrow_schema(model: type[pa.DataFrameModel]) -> Any:
     return pl.DataFrame(schema=polars_schema(model)).to_arrow().schema
 
 
+def arrow_rows(rows: Sequence[tuple[Any, ...]], model: type[pa.DataFrameModel]) -> Any:
+    """Tuple rows as an Arrow table of the model's columns, unchecked: for rows made
+    of values already checked (a cleared game's core row), where the frame and the
+    model's checks would cost more than building them."""
+    import pyarrow
+
+    schema = arrow_schema(model)
+    columns = [[row[i] for row in rows] for i in range(len(schema))]
+    return pyarrow.Table.from_arrays(
+        [pyarrow.array(column, type=f.type) for column, f in zip(columns, schema, strict=True)], schema=schema
+    )
+
+
 def content_hash(record: dict[str, Any]) -> str:
     """SHA-256 of a record as canonical JSON (sorted keys): same game, same hash.
 
@@ -256,8 +269,19 @@ class Batch:
             (self.run_id, file, sha, line, game_id, reason.code, reason.message, raw, text)
         )
 
-    def frames(self, models: Mapping[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
-        """Every non-empty table's rows as a typed polars frame (column lists, not row dicts)."""
+    def arrow_tables(self) -> dict[str, Any]:
+        """The Arrow tables built elsewhere, one per table."""
+        import pyarrow as pa
+
+        return {
+            table: pa.concat_tables(parts, promote_options="default") for table, parts in self.arrow.items()
+        }
+
+    def frames(
+        self, models: Mapping[str, type[pa.DataFrameModel]], *, arrow: bool = True
+    ) -> dict[str, pl.DataFrame]:
+        """Every non-empty table's rows as a typed polars frame (column lists, not row
+        dicts); ``arrow``: with the Arrow tables built elsewhere."""
         import polars as pl
         from tricklog_schemas.tables import polars_schema
 
@@ -274,7 +298,7 @@ class Batch:
                     for (name, dtype), col in zip(schema.items(), columns, strict=True)
                 }
             )
-        for table, tables in self.arrow.items():
+        for table, tables in self.arrow.items() if arrow else ():
             parts = [pl.DataFrame(pl.from_arrow(t)) for t in tables]
             if table in out:
                 parts.insert(0, out[table])

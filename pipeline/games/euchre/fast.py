@@ -153,7 +153,12 @@ def _pair(value: object) -> tuple[int, int] | None:
     size), or None (also for anything else)."""
     if type(value) is list and len(value) == 2:
         a, b = value
-        if type(a) is int and type(b) is int and -MAX_SCORE <= a <= MAX_SCORE and -MAX_SCORE <= b <= MAX_SCORE:
+        if (
+            type(a) is int
+            and type(b) is int
+            and -MAX_SCORE <= a <= MAX_SCORE
+            and -MAX_SCORE <= b <= MAX_SCORE
+        ):
             return a, b
     return None
 
