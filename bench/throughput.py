@@ -8,18 +8,21 @@ Measures, on the same games:
 - ``tricklog load`` into a new DuckDB file (default jobs, and ``--jobs 1``);
 - ``tricklog load --engine dask`` on a LocalCluster of 1 and of 2 workers;
 - peak memory (RSS of the whole process tree) of ``validate`` and ``load`` on
-  a small and a large input (``--small-mb``, ``--large-mb``; 0 skips).
+  the compared input and on a large one (``--large-mb``; 0 skips).
 
 The games are played by OpenSpiel (random legal play, its default rules), the
 dealer passed clockwise and hands added until a team reaches 10, and written
 twice: as OpenSpiel histories (one hand a line) for the peer and as euchre/1
 games for tricklog.  The large inputs repeat those games under new ids.
 
-Wall times are medians of ``--runs`` runs; the machines are shared, so read
-the ratios, measured in one run, not the seconds::
+The side-by-side runs use the games grown to ``--input-mb`` (200 MB by
+default: the generated games repeated under new ids, so from the second
+round on every game is also a copy that validate reports; the peer replays
+the same hands).  Wall times are medians of ``--runs`` runs, interleaved; the
+machines are shared, so read the ratios, measured in one run, not the seconds::
 
-    python bench/throughput.py --games 5000 --runs 3 --small-mb 200 --large-mb 2000
-    python bench/throughput.py --games 500 --runs 1 --small-mb 0 --large-mb 0   # quick
+    python bench/throughput.py --games 5000 --runs 3 --input-mb 200 --large-mb 2000 --rss-load
+    python bench/throughput.py --games 500 --runs 1 --input-mb 0 --large-mb 0   # quick
 
 Prints the ratios and writes everything to ``--out`` (JSON).  Needs the test
 extra (open-spiel, dask[distributed]).
@@ -212,9 +215,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--small-mb", type=float, default=200)
-    parser.add_argument("--large-mb", type=float, default=2000)
-    parser.add_argument("--rss-load", action="store_true", help="Also measure load's peak RSS on both sizes.")
+    parser.add_argument(
+        "--input-mb",
+        type=float,
+        default=200,
+        help="Compare on the games grown to this size (0: on the games as generated).",
+    )
+    parser.add_argument("--large-mb", type=float, default=2000, help="Peak RSS on this size too (0 skips).")
+    parser.add_argument(
+        "--rss-load", action="store_true", help="Also measure load's peak RSS on the large input."
+    )
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=HERE / "results.json")
     args = parser.parse_args()
@@ -237,6 +247,12 @@ def main() -> None:
     env_note = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
     # Warm up (numba's cache, the OS file cache) once, not measured.
     run([*TRICKLOG, "validate", str(games_file), "--json"])
+    if args.input_mb > 0:  # the same games repeated under new ids, for both sides
+        written = grown(games, int(args.input_mb * 1e6), work / "input.jsonl")
+        peer_of(games, peer, written, work / "input-peer.jsonl")
+        games_file, peer_file = work / "input.jsonl", work / "input-peer.jsonl"
+        hands = sum(1 for _ in peer_file.open("rb"))
+        print(f"compared on {written:,} games, {hands:,} hands ({games_file.stat().st_size / 1e6:.0f} MB)")
     measured: dict[str, dict[str, Any]] = {}
     commands: dict[str, tuple[list[str], Any]] = {
         "openspiel_peer": ([sys.executable, str(HERE / "openspiel_peer.py"), str(peer_file)], None),
@@ -305,38 +321,24 @@ def main() -> None:
         / measured["openspiel_peer"]["median_cpu"],
     }
     memory: dict[str, Any] = {}
-    sizes = [("small", args.small_mb), ("large", args.large_mb)]
-    for label, mb in sizes:
-        if mb <= 0:
-            continue
-        path = work / f"{label}.jsonl"
-        written = grown(games, int(mb * 1e6), path)
-        memory[f"validate_{label}"] = median_run([*TRICKLOG, "validate", str(path), "--json"], 1)
-        memory[f"validate_{label}"]["bytes"] = path.stat().st_size
-        if label == "small":  # the peer on the same games, at this size too
-            peer_path = work / "small-peer.jsonl"
-            peer_of(games, peer, written, peer_path)
-            memory["peer_small"] = median_run(
-                [sys.executable, str(HERE / "openspiel_peer.py"), str(peer_path)], 1
-            )
-            memory["peer_small"]["bytes"] = peer_path.stat().st_size
-            peer_path.unlink()
-            ratios["validate / peer (speed), small input"] = (
-                memory["peer_small"]["median"] / memory["validate_small"]["median"]
-            )
+    if args.large_mb > 0:
+        path = work / "large.jsonl"
+        grown(games, int(args.large_mb * 1e6), path)
+        memory["validate_large"] = median_run([*TRICKLOG, "validate", str(path), "--json"], 1)
         if args.rss_load:
-            memory[f"load_{label}"] = median_run(
+            memory["load_large"] = median_run(
                 [*TRICKLOG, "load", str(path), "--db", str(db), "--json"], 1, remover(db)
             )
-            memory[f"load_{label}"]["bytes"] = path.stat().st_size
+        for kind in ("validate", "load"):
+            if f"{kind}_large" in memory:
+                memory[f"{kind}_large"]["bytes"] = path.stat().st_size
+                ratios[f"{kind} peak RSS, large / compared input"] = (
+                    memory[f"{kind}_large"]["peak_rss"] / measured[kind]["peak_rss"]
+                )
         path.unlink()
-        print(f"  {label} input ({mb:.0f} MB) measured", flush=True)
-    for kind in ("validate", "load"):
-        if f"{kind}_small" in memory and f"{kind}_large" in memory:
-            ratios[f"{kind} peak RSS, large / small input"] = (
-                memory[f"{kind}_large"]["peak_rss"] / memory[f"{kind}_small"]["peak_rss"]
-            )
-    print(f"\n{args.games:,} games, {hands:,} hands; medians of {args.runs} runs (wall seconds):")
+        print(f"  large input ({args.large_mb:.0f} MB) measured", flush=True)
+    size = games_file.stat().st_size / 1e6
+    print(f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds):")
     for name, entry in measured.items():
         print(
             f"  {name:16} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
@@ -352,6 +354,7 @@ def main() -> None:
         print(f"  {name:42} {value:6.2f}")
     result = {
         "games": args.games,
+        "input_bytes": games_file.stat().st_size,
         "hands": hands,
         "runs": args.runs,
         "machine": env_note,
