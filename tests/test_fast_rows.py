@@ -177,14 +177,20 @@ def test_load_with_columnar_rows_is_the_load_without_the_fast_path(
     monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)
     monkeypatch.setattr(fast, "MIN_GAMES", 0)
     cleared: list[int] = []
-    bulk = dask_engine.clear_in_bulk
+    bulk, from_bytes = dask_engine.clear_in_bulk, dask_engine.clear_lines_in_bulk
 
     def counted(items: Any) -> Any:
         found = bulk(items)
         cleared.append(len(found.facts))
         return found
 
+    def counted_lines(lines: Any) -> Any:
+        found = from_bytes(lines)
+        cleared.append(len(found.found))
+        return found
+
     monkeypatch.setattr(dask_engine, "clear_in_bulk", counted)
+    monkeypatch.setattr(dask_engine, "clear_lines_in_bulk", counted_lines)
     on = [load([str(path)], tmp_path / "on.duckdb", batch_size=300, jobs=jobs) for _ in range(2)]
     assert [{**s.to_json(), "db": None} for s in on] == [{**s.to_json(), "db": None} for s in reference]
     assert on[0].quarantined > 0 and on[0].violations > 0 and on[1].already_present == on[1].lines

@@ -28,6 +28,7 @@ from pipeline.games.euchre.corrupt import FAULTS, reclaim
 from pipeline.games.euchre.fast_rows import cleared_fingerprints
 from pipeline.games.euchre.rules import PRESETS, Rules
 from pipeline.games.euchre.simulate import simulate_game
+from pipeline.warehouse.tables import content_hash
 
 pytest.importorskip("numba")
 fast_scan = pytest.importorskip("pipeline.games.euchre.fast_scan")
@@ -117,6 +118,9 @@ def spellings(record: dict[str, Any]) -> list[bytes]:
 def test_reads_every_plain_line_the_layout_lays_out(records: list[dict[str, Any]]) -> None:
     lines = [line for record in records for line in spellings(record)]
     read = scanned(lines)
+    chosen = [n for n, got in enumerate(read) if got is not None]
+    digests = fast_scan.content_digests(lines, chosen)
+    assert digests == [content_hash(orjson.loads(lines[n])) for n in chosen]
     for line, got in zip(lines, read, strict=True):
         expected = laid_out(line)
         if got is not None or (expected is not None and plain(line)):
@@ -216,6 +220,7 @@ def test_corrupted_bytes_are_read_as_orjson_reads_them(
     got = scanned([line, orjson.dumps(record)])
     if got[0] is not None:
         assert got[0] == laid_out(line)
+        assert fast_scan.content_digests([line], [0]) == [content_hash(orjson.loads(line))]
     assert got[1] == laid_out(orjson.dumps(record))  # a bad line does not spill into the next
 
 
@@ -258,3 +263,16 @@ def test_check_records_gives_what_check_batch_gives(records: list[dict[str, Any]
     assert a.tables.keys() == b.tables.keys()
     for table in a.tables:
         assert a.tables[table].equals(b.tables[table]), table
+
+
+def test_a_repeated_key_has_no_canonical_bytes() -> None:
+    """orjson keeps the last of repeated keys: such a line is hashed the slow way."""
+    record = simulate_game(2, seed=5, preset="cards4net")
+    assert b'"rules":{"preset":' in orjson.dumps(record)
+    line = orjson.dumps(record).replace(b'"rules":{', b'"rules":{"preset":"pagat",', 1)
+    assert scanned([line])[0] is not None
+    assert fast_scan.content_digests([line], [0]) == [None]
+    cleared = fast_scan.cleared_line_rows([line, orjson.dumps(record)])
+    assert cleared is not None and cleared.rows.records == [1]
+    assert cleared.digests == [content_hash(record)]
+    assert cleared.records[0]["game_id"] == record["game_id"]

@@ -33,7 +33,7 @@ from pipeline.violations import Violation
 if TYPE_CHECKING:
     from pipeline.sources import Reader, SourceItem
     from pipeline.tables import GameTables
-    from pipeline.warehouse.tables import ClearedRows
+    from pipeline.warehouse.tables import ClearedLines, ClearedRows
 
 ENTRY_POINT_GROUP = "tricklog.games"
 
@@ -128,6 +128,12 @@ class Game:
     #: the games it clears, built as Arrow columns
     #: (:class:`pipeline.warehouse.tables.ClearedRows`; None: none cleared).  Optional.
     fast_rows: Callable[[Sequence[dict[str, Any]]], ClearedRows | None] | None = field(
+        default=None, compare=False
+    )
+    #: The load's fast path straight from the bytes: a batch of raw JSON Lines ->
+    #: the rows of the games of this game's format it clears, with a record of
+    #: each one's core fields and its content hash (``ClearedLines``).  Optional.
+    fast_line_rows: Callable[[Sequence[bytes]], ClearedLines | None] | None = field(
         default=None, compare=False
     )
     #: The fast path straight from the bytes: a batch of raw JSON Lines -> for

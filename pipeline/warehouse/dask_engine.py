@@ -40,13 +40,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.sources import BOM, parse_line
+from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.load import VERSION, InputFile, LoadSummary, _input_file, _violation
 from pipeline.warehouse.prepare import (
     ClearedBatch,
+    ClearedLineBatch,
     clear_in_bulk,
+    clear_lines_in_bulk,
     cleared_game_rows,
     misfit_message,
     prepare,
@@ -59,7 +61,6 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from pipeline.games import Replay
-    from pipeline.sources import SourceItem
 
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
@@ -288,7 +289,13 @@ def _prepare_lines(
     tagged = _TaggedRows()
     facts: list[LineFact] = []
     core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]] = []
-    prepared = [(number, raw, prepare(parse_line(file.name, number, raw), raw)) for number, raw in lines]
+    numbered = list(lines)
+    from_bytes = clear_lines_in_bulk(numbered) if fast_path else ClearedLineBatch()
+    prepared = [
+        (number, raw, prepare(parse_line(file.name, number, raw), raw))
+        for number, raw in numbered
+        if number not in from_bytes.found
+    ]
     games = [
         one.item
         for _, _, one in prepared
@@ -334,16 +341,19 @@ def _prepare_lines(
             tagged.add(replayed.rows, number)
             loadable = True
         facts.append(LineFact(number, True, one.game_id, one.digest, loadable, len(violations)))
-    for table, data in bulk.tables:
+    repeated = _add_cleared_lines(from_bytes, file, run_id, known, core, facts)
+    for table, data in [*bulk.tables, *from_bytes.tables]:
         tagged.add_arrow(table, data)
+    if repeated:
+        tagged.arrow = tagged.without_arrow_lines(repeated)
+    facts.sort(key=lambda fact: fact.line)
     models = table_models()
     for table, data in _cleared_core_rows(core, models).items():
         tagged.add_arrow(table, data)
     try:
         return facts, tagged.tables(models, check=True)
     except Exception:  # a hostile record's rows do not fit the columns: find it, quarantine it
-        raws = {number: raw for number, raw, _ in prepared}
-        return _without_misfits(tagged, facts, file, raws, run_id, models)
+        return _without_misfits(tagged, facts, file, dict(numbered), run_id, models)
 
 
 def _replayed(
@@ -359,6 +369,29 @@ def _replayed(
     for i in bulk.offered - bulk.facts.keys():
         done[id(games[i])] = replay_item(games[i])
     return done
+
+
+def _add_cleared_lines(
+    cleared: ClearedLineBatch,
+    file: InputFile,
+    run_id: int,
+    known: Collection[str],
+    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]],
+    facts: list[LineFact],
+) -> list[int]:
+    """The facts and core rows of the lines cleared straight from their bytes; returns
+    the lines whose id is known already (their rows are to be dropped)."""
+    repeated = []
+    for number, (record, digest, game_facts, hands) in cleared.found.items():
+        game_id = record["game_id"]
+        if game_id in known:
+            facts.append(LineFact(number, True, game_id, digest, False, 0))
+            repeated.append(number)
+            continue
+        item = SourceItem(file.name, number, None, record)
+        core.append((number, cleared_game_rows(item, digest, run_id, game_facts, hands)))
+        facts.append(LineFact(number, True, game_id, digest, True, 0))
+    return repeated
 
 
 def _cleared_core_rows(
@@ -556,7 +589,7 @@ def load_dask(
             if split_bytes is None:
                 total = sum(f.size for f in files)
                 workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
-                split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (4 * workers_now) + 1))
+                split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
             splits = splits_of(files, split_bytes)
             counts = dask.gather(dask.map(count_lines, splits, pure=False))
             splits = numbered(splits, counts)

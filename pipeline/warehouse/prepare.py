@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.games import Replay, fast_batches, game_for_record, replay_item
+from pipeline.games import Game, Replay, fast_batches, game_for_record, installed, replay_item
 from pipeline.sources import SourceItem
 from pipeline.violations import Violation
 from pipeline.warehouse.tables import LINE, RECORD, Batch, GameFacts, Rows, content_hash
@@ -122,12 +122,60 @@ def clear_in_bulk(items: Sequence[SourceItem]) -> ClearedBatch:
             continue
         for r, facts, hands in zip(rows.records, rows.facts, rows.hands, strict=True):
             out.facts[indices[r]] = (facts, hands)
-        lines = pa.array([items[i].line for i in indices], pa.int64())
-        tables = game.tables()
-        for table, data in rows.tables.items():
-            at = data.schema.get_field_index(RECORD)
-            tagged = data.set_column(at, pa.field(LINE, pa.int64()), lines.take(data.column(RECORD)))
-            out.tables.append((tables.qualified(table), tagged))
+        out.tables += _tagged(game, rows.tables, pa.array([items[i].line for i in indices], pa.int64()))
+    return out
+
+
+@dataclass(slots=True)
+class ClearedLineBatch:
+    """The lines of a chunk a game's fast path cleared straight from their bytes
+    (``Game.fast_line_rows``)."""
+
+    #: Line number -> the game's core record, content hash, core facts and number of hands.
+    found: dict[int, tuple[dict[str, Any], str, GameFacts, int]] = field(default_factory=dict)
+    #: The games' own tables (qualified names), each row tagged with its input line (:data:`LINE`).
+    tables: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def clear_lines_in_bulk(lines: Sequence[tuple[int, bytes]]) -> ClearedLineBatch:
+    """Offer the numbered raw lines (not those cut at the length limit) to each
+    game's ``fast_line_rows``, each line to the games that have not cleared it yet."""
+    import pyarrow as pa
+
+    out = ClearedLineBatch()
+    for game in installed():
+        if game.fast_line_rows is None or game.tables is None:
+            continue
+        todo = [(n, raw) for n, raw in lines if type(raw) is bytes and n not in out.found]
+        cleared = game.fast_line_rows([raw for _, raw in todo]) if todo else None
+        if cleared is None:
+            continue
+        rows = cleared.rows
+        numbers = pa.array([n for n, _ in todo], pa.int64())
+        for r, record, digest, facts, hands in zip(
+            rows.records, cleared.records, cleared.digests, rows.facts, rows.hands, strict=True
+        ):
+            out.found[todo[r][0]] = (record, digest, facts, hands)
+        out.tables += _tagged(game, rows.tables, numbers)
+    return out
+
+
+def _tagged(game: Game, tables: dict[str, Any], lines: Any) -> list[tuple[str, Any]]:
+    """A game's columnar tables with each row's :data:`RECORD` (a position in the batch)
+    turned into its input line (``lines``: the line of each position)."""
+    import pyarrow as pa
+
+    assert game.tables is not None
+    names = game.tables()
+    out = []
+    for table, data in tables.items():
+        at = data.schema.get_field_index(RECORD)
+        out.append(
+            (
+                names.qualified(table),
+                data.set_column(at, pa.field(LINE, pa.int64()), lines.take(data.column(RECORD))),
+            )
+        )
     return out
 
 

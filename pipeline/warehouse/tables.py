@@ -67,6 +67,19 @@ class ClearedRows:
     tables: dict[str, Any]
 
 
+@dataclass(slots=True)
+class ClearedLines:
+    """The games a game's fast path cleared straight from a batch of raw JSON lines
+    (``Game.fast_line_rows``): their rows (``rows.records``: the lines' positions in
+    the batch), and what the core needs of each without parsing it -- a record of
+    its core fields (id, players, source, start, initial score) and its content
+    hash (:func:`content_hash` of the line's record)."""
+
+    rows: ClearedRows
+    records: list[dict[str, Any]]
+    digests: list[str]
+
+
 @dataclass(frozen=True, slots=True)
 class GameTables:
     """A game's part of the warehouse.

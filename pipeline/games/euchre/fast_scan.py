@@ -19,6 +19,8 @@ rules object (one dictionary lookup per game for the rules).
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,6 +32,7 @@ import orjson
 from pipeline.games import ClearedReplay
 from pipeline.games.euchre.fast import (
     G_HANDS,
+    G_INIT,
     G_RULES,
     G_WIDTH,
     MIN_GAMES,
@@ -42,14 +45,16 @@ from pipeline.games.euchre.fast import (
     merged,
     rules_row,
 )
-from pipeline.games.euchre.fast_rows import cleared_replays
+from pipeline.games.euchre.fast_rows import cleared_replays, cleared_rows
 from pipeline.games.euchre.rules import Rules, RulesError
+from pipeline.warehouse.tables import ClearedLines
 
 Ints = npt.NDArray[np.int64]
+FORMAT = "euchre/1"
 # What the scanner says of a line besides its rows: the spans of its strings,
 # (start, end) pairs; the rules' (-1, -1) when absent or null.
-S_ID, S_RULES, S_PLAYERS = 0, 2, 4
-S_WIDTH = 12
+S_ID, S_RULES, S_PLAYERS, S_SOURCE, S_STARTED = 0, 2, 4, 12, 14
+S_WIDTH = 16
 #: Bytes of JSON a hand takes at least (a deal alone is over 100): the scanner's room.
 _MIN_HAND_BYTES = 100
 
@@ -65,6 +70,9 @@ class Scanned:
     players: list[list[str]]
     #: The position of each line the scanner read (cleared or not), ascending.
     read: list[int]
+    #: The lines' text, and the spans of each line's strings (``S_*``).
+    text: bytes
+    spans: Ints
 
     @property
     def lines(self) -> list[int]:
@@ -97,6 +105,8 @@ def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned | N
             for n in kept.tolist()
         ],
         read,
+        text,
+        spans,
     )
 
 
@@ -125,18 +135,74 @@ def cleared_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
     return cleared_replays(scanned.checked, scanned.game_ids, len(lines))
 
 
+def cleared_line_rows(lines: Sequence[bytes]) -> ClearedLines | None:
+    """The load's fast path straight from the bytes (the plugin's ``fast_line_rows``):
+    the rows of the lines the scanner reads and the kernel clears, each with a
+    record of its core fields and its content hash, none parsed into Python objects."""
+    scanned = scan(lines)
+    if scanned is None or not scanned.lines:
+        return None
+    digests = content_digests(lines, scanned.lines)
+    keep = [k for k, digest in enumerate(digests) if digest is not None]
+    checked = scanned.checked
+    checked = replace(checked, records=checked.records[keep], game_rows=checked.game_rows[keep])
+    records: list[dict[str, Any]] = [{}] * len(lines)
+    positions = scanned.lines
+    for k in keep:
+        records[positions[k]] = _core_record(scanned, k, positions[k])
+    rows = cleared_rows(records, checked)
+    return ClearedLines(rows, [records[n] for n in rows.records], [digests[k] or "" for k in keep])
+
+
+def _core_record(scanned: Scanned, k: int, n: int) -> dict[str, Any]:
+    """What a cleared line's record holds besides its hands and rules (``k``: its
+    rank among the cleared lines, ``n``: its position in the batch)."""
+    record: dict[str, Any] = {"format": FORMAT, "game_id": scanned.game_ids[k], "players": scanned.players[k]}
+    for key, at in (("source", S_SOURCE), ("started_at", S_STARTED)):
+        if scanned.spans[n, at] >= 0:
+            record[key] = _text(scanned.text, scanned.spans[n, at], scanned.spans[n, at + 1])
+    row = scanned.checked.games[scanned.checked.game_rows[k]]
+    if row[G_INIT] or row[G_INIT + 1]:
+        record["initial_score"] = [int(row[G_INIT]), int(row[G_INIT + 1])]
+    return record
+
+
+def content_digests(lines: Sequence[bytes], chosen: Sequence[int]) -> list[str | None]:
+    """The content hash (``warehouse.tables.content_hash``) of each chosen line the
+    scanner read, from its canonical bytes written by the compiled kernel (None:
+    the line repeats a key, which orjson would drop)."""
+    _compiled()
+    starts, ends = _bounds(lines)
+    picked = np.array(chosen, dtype=np.int64)
+    out = np.empty(int((ends[picked] - starts[picked]).sum()) + 1, dtype=np.uint8)
+    offsets = np.zeros(len(picked) + 1, dtype=np.int64)
+    _KERNEL.canonical_lines(
+        np.frombuffer(b"".join(lines), dtype=np.uint8), starts, ends, picked, out, offsets
+    )
+    bounds = offsets.tolist()
+    sha256 = hashlib.sha256
+    data = out.tobytes()
+    return [sha256(data[a:b]).hexdigest() if b > a else None for a, b in itertools.pairwise(bounds)]
+
+
+def _bounds(lines: Sequence[bytes]) -> tuple[Ints, Ints]:
+    """Where each line starts and ends in the lines joined."""
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    ends = np.cumsum(lengths)
+    return ends - lengths, ends
+
+
 def read_rows(scanner: Any, lines: Sequence[bytes]) -> tuple[bytes, Ints, Ints, Ints]:
     """What the scanner reads of each line: the lines' text, a game row per line
     (``G_HANDS`` 0 when it gave up on the line), the spans of its strings
     (``fast_scan_kernel.S_*``) and the hand rows."""
     text = b"".join(lines)
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    ends = np.cumsum(lengths)
+    starts, ends = _bounds(lines)
     games = np.zeros((len(lines), G_WIDTH), dtype=np.int64)
     spans = np.empty((len(lines), S_WIDTH), dtype=np.int64)
     hands = np.empty((len(text) // _MIN_HAND_BYTES + 1, WIDTH), dtype=np.int64)
     buffer = np.frombuffer(text, dtype=np.uint8)
-    used = scanner(buffer, ends - lengths, ends, _NAMES, _OFFSETS, _CARDS, games, spans, hands)
+    used = scanner(buffer, starts, ends, _NAMES, _OFFSETS, _CARDS, games, spans, hands)
     return text, games, spans, hands[:used]
 
 

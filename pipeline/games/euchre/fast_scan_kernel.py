@@ -50,7 +50,7 @@ from pipeline.games.euchre.fast import (
     WIDTH,
     WINNERS,
 )
-from pipeline.games.euchre.fast_scan import S_ID, S_PLAYERS, S_RULES
+from pipeline.games.euchre.fast_scan import S_ID, S_PLAYERS, S_RULES, S_SOURCE, S_STARTED
 from pipeline.games.euchre.record import MAX_SCORE
 
 FAIL = -1
@@ -187,7 +187,7 @@ def _int(b: Any, i: int, end: int) -> tuple[int, int]:
                 return 0, FAIL
     if i < end and (b[i] == 46 or b[i] == 101 or b[i] == 69):
         return 0, FAIL
-    if value > _INT32:
+    if value > _INT32 or (neg and value == 0):  # "-0": orjson writes it back as 0
         return 0, FAIL
     return (-value if neg else value), i
 
@@ -664,7 +664,12 @@ def _game_value(b: Any, i: int, end: int, k: int, names: Any, offsets: Any, game
     if k == K_INITIAL:
         return _pair(b, i, end, game, G_INIT)
     e = _string_end(b, i, end)  # started_at, source: strings
-    return FAIL if e == FAIL else e + 1
+    if e == FAIL:
+        return FAIL
+    at = S_SOURCE if k == K_SOURCE else S_STARTED
+    spans[at] = i + 1
+    spans[at + 1] = e
+    return e + 1
 
 
 @_jit
@@ -729,3 +734,163 @@ def scan_lines(
 
 
 assert WIDTH > 0  # the row layout is fast's
+
+
+# --------------------------------------------------------------------------
+# Canonical bytes: what ``orjson.dumps(orjson.loads(line), option=OPT_SORT_KEYS)``
+# gives of a line the scanner read (no whitespace, every object's keys in byte
+# order), so that a cleared line's content hash needs no parsing in Python.
+
+_MEMBERS = 64
+#: Objects nested deeper than this are left to orjson (a record nests four deep).
+_DEPTH = 8
+
+
+@_jit
+def _skip(b: Any, i: int, end: int) -> int:
+    """Past one value of a line the scanner read (well formed: brackets balance outside strings)."""
+    i = _ws(b, i, end)
+    if b[i] == 34:
+        return _string_end(b, i, end) + 1
+    if b[i] == 123 or b[i] == 91:
+        depth = 0
+        while i < end:
+            c = b[i]
+            if c == 34:
+                i = _string_end(b, i, end) + 1
+                continue
+            if c == 123 or c == 91:
+                depth += 1
+            elif c == 125 or c == 93:
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        return FAIL
+    while i < end and b[i] != 44 and b[i] != 125 and b[i] != 93 and b[i] != 32 and b[i] != 9:
+        if b[i] == 10 or b[i] == 13:
+            break
+        i += 1
+    return i
+
+
+@_jit
+def _key_before(b: Any, s1: int, e1: int, s2: int, e2: int) -> int:
+    """-1, 0 or 1 as the key ``b[s1:e1]`` sorts before, with or after ``b[s2:e2]``."""
+    n = min(e1 - s1, e2 - s2)
+    for j in range(n):
+        if b[s1 + j] != b[s2 + j]:
+            return -1 if b[s1 + j] < b[s2 + j] else 1
+    if e1 - s1 == e2 - s2:
+        return 0
+    return -1 if e1 - s1 < e2 - s2 else 1
+
+
+@_jit
+def _copy(b: Any, s: int, e: int, out: Any, o: int) -> int:
+    for j in range(s, e):
+        out[o] = b[j]
+        o += 1
+    return o
+
+
+_BYTES = numba.types.Array(numba.uint8, 1, "C", readonly=True)
+_EMITTED = numba.types.UniTuple(numba.int64, 2)  # type: ignore[no-untyped-call]
+
+
+@_jit
+def _sort_keys(b: Any, starts: Any, ends: Any, values: Any, n: int) -> None:
+    """The first ``n`` members in byte order of their keys (insertion sort: a handful)."""
+    for k in range(1, n):
+        m = k
+        while m > 0 and _key_before(b, starts[m], ends[m], starts[m - 1], ends[m - 1]) < 0:
+            starts[m], starts[m - 1] = starts[m - 1], starts[m]
+            ends[m], ends[m - 1] = ends[m - 1], ends[m]
+            values[m], values[m - 1] = values[m - 1], values[m]
+            m -= 1
+
+
+@numba.njit(
+    _EMITTED(_BYTES, numba.int64, numba.int64, numba.uint8[::1], numba.int64, numba.int64[::1], numba.int64),
+    cache=True,
+    nogil=True,
+)
+def _emit(b: Any, i: int, end: int, out: Any, o: int, scratch: Any, depth: int) -> tuple[int, int]:
+    """The canonical bytes of the value at ``i`` into ``out[o:]``: (position past the
+    value, past what was written), or (FAIL, FAIL) (a repeated key, too many keys,
+    too deep).  ``scratch[depth * 3 * _MEMBERS:]``: room for an object's members."""
+    i = _ws(b, i, end)
+    c = b[i]
+    if c == 123:
+        if depth == _DEPTH:
+            return FAIL, FAIL
+        base = depth * 3 * _MEMBERS
+        starts = scratch[base : base + _MEMBERS]
+        ends = scratch[base + _MEMBERS : base + 2 * _MEMBERS]
+        values = scratch[base + 2 * _MEMBERS : base + 3 * _MEMBERS]
+        n = 0
+        i = _ws(b, i + 1, end)
+        while b[i] != 125:
+            if n == _MEMBERS:
+                return FAIL, FAIL
+            e = _string_end(b, i, end)
+            starts[n], ends[n] = i + 1, e
+            values[n] = _ws(b, _byte(b, e + 1, end, 58), end)
+            i = _ws(b, _skip(b, values[n], end), end)
+            n += 1
+            if b[i] == 44:
+                i = _ws(b, i + 1, end)
+        _sort_keys(b, starts, ends, values, n)
+        out[o] = 123
+        o += 1
+        for k in range(n):
+            if k > 0:
+                if _key_before(b, starts[k], ends[k], starts[k - 1], ends[k - 1]) == 0:
+                    return FAIL, FAIL  # orjson keeps the last of repeated keys
+                out[o] = 44
+                o += 1
+            o = _copy(b, starts[k] - 1, ends[k] + 1, out, o)
+            out[o] = 58
+            o += 1
+            _, o = _emit(b, values[k], end, out, o, scratch, depth + 1)
+            if o == FAIL:
+                return FAIL, FAIL
+        out[o] = 125
+        return i + 1, o + 1
+    if c == 91:
+        out[o] = 91
+        o += 1
+        i = _ws(b, i + 1, end)
+        first = True
+        while b[i] != 93:
+            if not first:
+                out[o] = 44
+                o += 1
+            first = False
+            i, o = _emit(b, i, end, out, o, scratch, depth)
+            if o == FAIL:
+                return FAIL, FAIL
+            i = _ws(b, i, end)
+            if b[i] == 44:
+                i = _ws(b, i + 1, end)
+        out[o] = 93
+        return i + 1, o + 1
+    e = _skip(b, i, end)
+    return e, _copy(b, i, e, out, o)
+
+
+@_jit
+def canonical_lines(b: Any, starts: Any, ends: Any, chosen: Any, out: Any, offsets: Any) -> None:
+    """The canonical bytes of each chosen line, one after another in ``out``:
+    line ``chosen[k]``'s are ``out[offsets[k]:offsets[k + 1]]`` (empty: none, the
+    line holds a repeated key)."""
+    o = 0
+    offsets[0] = 0
+    scratch = np.empty(_DEPTH * 3 * _MEMBERS, dtype=np.int64)
+    for k in range(chosen.shape[0]):
+        n = chosen[k]
+        _, written = _emit(b, starts[n], ends[n], out, o, scratch, 0)
+        if written == FAIL:
+            written = o
+        o = written
+        offsets[k + 1] = o

@@ -20,7 +20,7 @@ from pipeline.games import ClearedReplay, Game, Importer, Replay, Simulator
 from pipeline.games.euchre.codes import CODES
 from pipeline.games.euchre.replay import replay_game
 from pipeline.sources import Reader
-from pipeline.warehouse.tables import ClearedRows, GameTables
+from pipeline.warehouse.tables import ClearedLines, ClearedRows, GameTables
 
 
 def _egn_reader() -> Reader:
@@ -101,6 +101,14 @@ def _fast_replays(records: Sequence[dict[str, Any]]) -> list[Replay | None]:
     return list(fast_replays(records))
 
 
+def _fast_line_rows(lines: Sequence[bytes]) -> ClearedLines | None:
+    try:
+        from pipeline.games.euchre.fast_scan import cleared_line_rows
+    except ImportError:  # numba missing or broken: every line is parsed first
+        return None
+    return cleared_line_rows(lines)
+
+
 def _fast_lines(lines: Sequence[bytes]) -> list[ClearedReplay | None]:
     try:
         from pipeline.games.euchre.fast_scan import cleared_lines
@@ -154,6 +162,7 @@ GAME = Game(
     fast_replays=_fast_replays,
     fast_rows=_fast_rows,
     fast_lines=_fast_lines,
+    fast_line_rows=_fast_line_rows,
     analyze=_analyze,
     viewer=_viewer,
 )
