@@ -254,19 +254,22 @@ def _open(b: Any, i: int, end: int, ch: int, close: int) -> tuple[bool, int]:
 
 
 @_jit
-def _key(b: Any, i: int, end: int, names: Any, offsets: Any, lo: int, hi: int) -> tuple[int, int]:
-    """A key of an object and its colon: (key, position of its value), or (FAIL, FAIL)."""
+def _key(
+    b: Any, i: int, end: int, names: Any, offsets: Any, lo: int, hi: int, seen: int
+) -> tuple[int, int, int]:
+    """A key of an object (one of the names ``lo..hi-1``, not in ``seen`` yet) and its
+    colon: (key, position of its value, the keys seen with it), or (FAIL, FAIL, 0)."""
     i = _ws(b, i, end)
     e = _string_end(b, i, end)
     if e == FAIL:
-        return FAIL, FAIL
+        return FAIL, FAIL, 0
     k = _name(b, i + 1, e, names, offsets, lo, hi)
-    if k == FAIL:
-        return FAIL, FAIL
+    if k == FAIL or seen >> k & 1:
+        return FAIL, FAIL, 0
     i = _byte(b, e + 1, end, 58)
     if i == FAIL:
-        return FAIL, FAIL
-    return k, _ws(b, i, end)
+        return FAIL, FAIL, 0
+    return k, _ws(b, i, end), seen | 1 << k
 
 
 @_jit
@@ -330,10 +333,9 @@ def _bid(b: Any, i: int, end: int, names: Any, offsets: Any, row: Any, j: int) -
     seen = 0
     more = True
     while more:
-        k, i = _key(b, i, end, names, offsets, B_SEAT, B_ALONE + 1)
-        if k == FAIL or seen >> k & 1:
+        k, i, seen = _key(b, i, end, names, offsets, B_SEAT, B_ALONE + 1, seen)
+        if k == FAIL:
             return FAIL
-        seen |= 1 << k
         if k == B_SEAT:
             v, i = _seat(b, i, end)
             row[BID_SEAT + j] = v
@@ -474,10 +476,9 @@ def _claimed(b: Any, i: int, end: int, names: Any, offsets: Any, row: Any) -> in
     seen = 0
     more = True
     while more:
-        k, i = _key(b, i, end, names, offsets, C_WINNERS, C_SCORE + 1)
-        if k == FAIL or seen >> k & 1:
+        k, i, seen = _key(b, i, end, names, offsets, C_WINNERS, C_SCORE + 1, seen)
+        if k == FAIL:
             return FAIL
-        seen |= 1 << k
         if _is_null(b, i, end):
             i = _literal(b, i, end, 0)
         elif k == C_WINNERS:
@@ -545,10 +546,9 @@ def _hand(b: Any, i: int, end: int, names: Any, offsets: Any, cards: Any, row: A
     seen = 0
     more = True
     while more:
-        k, i = _key(b, i, end, names, offsets, H_DEALER, H_CLAIMED + 1)
-        if k == FAIL or seen >> k & 1:
+        k, i, seen = _key(b, i, end, names, offsets, H_DEALER, H_CLAIMED + 1, seen)
+        if k == FAIL:
             return FAIL
-        seen |= 1 << k
         i = _hand_value(b, i, end, k, names, offsets, cards, row)
         if i == FAIL:
             return FAIL
@@ -696,10 +696,9 @@ def _game(
     seen = 0
     more = True
     while more:
-        k, i = _key(b, i, end, names, offsets, K_FORMAT, K_INITIAL + 1)
-        if k == FAIL or seen >> k & 1:
+        k, i, seen = _key(b, i, end, names, offsets, K_FORMAT, K_INITIAL + 1, seen)
+        if k == FAIL:
             return FAIL
-        seen |= 1 << k
         if k == K_HANDS:
             n, i = _hands(b, i, end, names, offsets, cards, hands, first)
             game[G_HANDS] = n
