@@ -195,6 +195,19 @@ class _TaggedRows:
                 self.rows.setdefault(table, []).extend(more)
                 self.lines.setdefault(table, []).extend([line] * len(more))
 
+    def unchecked_tables(self, models: dict[str, Any]) -> dict[str, pa.Table]:
+        """The tuple rows as Arrow tagged with their lines, built straight (``arrow_rows``:
+        no frame, no check), for rows made of values checked already (the core rows
+        of games a fast path cleared)."""
+        import pyarrow as pa
+
+        return {
+            table: arrow_rows(rows, models[table]).append_column(
+                LINE, pa.array(self.lines[table], pa.int64())
+            )
+            for table, rows in self.rows.items()
+        }
+
     def add_arrow(self, table: str, data: pa.Table) -> None:
         """Rows built as Arrow, of the columns :meth:`tables` gives (``_line`` last)."""
         if data.num_rows:
@@ -288,7 +301,7 @@ def _prepare_lines(
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     tagged = _TaggedRows()
     facts: list[LineFact] = []
-    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]] = []
+    core = _TaggedRows()  # the core rows of games cleared in bulk
     numbered = list(lines)
     from_bytes = clear_lines_in_bulk(numbered) if fast_path else ClearedLineBatch()
     prepared = [
@@ -316,7 +329,7 @@ def _prepare_lines(
             facts.append(LineFact(number, True, one.game_id, one.digest, False, 0))
             continue
         if id(one.item) in cleared:  # its own rows are in the bulk's tables
-            core.append((number, cleared_game_rows(one.item, one.digest, run_id, *cleared[id(one.item)])))
+            core.add(cleared_game_rows(one.item, one.digest, run_id, *cleared[id(one.item)]), number)
             facts.append(LineFact(number, True, one.game_id, one.digest, True, 0))
             continue
         replayed = replay_for_load(one.item, number, one.digest, run_id, done[id(one.item)])
@@ -348,7 +361,7 @@ def _prepare_lines(
         tagged.arrow = tagged.without_arrow_lines(repeated)
     facts.sort(key=lambda fact: fact.line)
     models = table_models()
-    for table, data in _cleared_core_rows(core, models).items():
+    for table, data in core.unchecked_tables(models).items():
         tagged.add_arrow(table, data)
     try:
         return facts, tagged.tables(models, check=True)
@@ -376,7 +389,7 @@ def _add_cleared_lines(
     file: InputFile,
     run_id: int,
     known: Collection[str],
-    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]],
+    core: _TaggedRows,
     facts: list[LineFact],
 ) -> list[int]:
     """The facts and core rows of the lines cleared straight from their bytes; returns
@@ -389,29 +402,9 @@ def _add_cleared_lines(
             repeated.append(number)
             continue
         item = SourceItem(file.name, number, None, record)
-        core.append((number, cleared_game_rows(item, digest, run_id, game_facts, hands)))
+        core.add(cleared_game_rows(item, digest, run_id, game_facts, hands), number)
         facts.append(LineFact(number, True, game_id, digest, True, 0))
     return repeated
-
-
-def _cleared_core_rows(
-    core: list[tuple[int, dict[str, list[tuple[Any, ...]]]]], models: dict[str, Any]
-) -> dict[str, pa.Table]:
-    """The core rows of the games cleared in bulk (numbered lines), as Arrow tagged
-    with their lines: made of checked values, so built straight (``arrow_rows``)."""
-    import pyarrow as pa
-
-    rows: dict[str, list[tuple[Any, ...]]] = {}
-    lines: dict[str, list[int]] = {}
-    for number, tables in core:
-        for table, more in tables.items():
-            rows.setdefault(table, []).extend(more)
-            lines.setdefault(table, []).extend([number] * len(more))
-    return {
-        table: arrow_rows(rows[table], models[table]).append_column(LINE, pa.array(lines[table], pa.int64()))
-        for table in rows
-        if rows[table]
-    }
 
 
 def _without_misfits(
