@@ -22,9 +22,18 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
-from pipeline.warehouse.dask_engine import count_lines, load_dask, numbered, split_lines, splits_of
+from pipeline.warehouse.dask_engine import (
+    count_lines,
+    load_dask,
+    numbered,
+    prepare_split,
+    route,
+    split_lines,
+    splits_of,
+    write_split,
+)
 from pipeline.warehouse.ddl import table_names
-from pipeline.warehouse.load import _input_file
+from pipeline.warehouse.load import LoadSummary, _input_file
 
 distributed = pytest.importorskip("distributed")
 
@@ -133,3 +142,37 @@ def test_a_dataset_is_loaded_again_in_place_and_a_folder_that_is_not_one_is_refu
     result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(other)])
     assert result.exit_code != 0 and "not a tricklog data set" in result.output
     assert (other / "x.txt").read_text() == "mine"
+
+
+def test_the_pure_functions_write_what_the_dask_engine_writes(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """The recipe of docs/scale-out.md for other engines (prepare every split, route
+    the facts, write each split), run in a plain loop, gives the tables the Dask
+    engine gives by writing as it prepares and rewriting the parts routing drops
+    lines from."""
+    import duckdb
+
+    dataset = tmp_path / "dataset"
+    spread = load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    files = [_input_file(str(games), tmp_path)]
+    splits = splits_of(files, 50_000)
+    splits = numbered(splits, [count_lines(s) for s in splits])
+    prepared = [prepare_split(s) for s in splits]
+    summary = LoadSummary(1, "recipe", files)
+    routings = route([p.facts for p in prepared], summary)
+    out = tmp_path / "recipe"
+    for p in prepared:
+        write_split(p, routings[p.split.index], str(out))
+    assert summary.to_json() | {"db": ""} == spread.to_json() | {"db": "", "batches": 0}
+    assert summary.already_present == 2
+    tables = sorted(str(p.relative_to(out)) for p in out.glob("**/*.parquet"))
+    folders = sorted({str(Path(t).parent) for t in tables})
+    assert "quarantine" in folders and "euchre/plays" in folders
+    con = duckdb.connect()
+    for folder in folders:
+        rows = [
+            con.sql(f"select * from read_parquet('{root / folder}/*.parquet') order by all").fetchall()
+            for root in (out, dataset)
+        ]
+        assert rows[0] == rows[1] and rows[0], folder

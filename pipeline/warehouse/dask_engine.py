@@ -513,7 +513,6 @@ def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_i
     Parquet file per table; returns the rows written per table."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
     dropped = pa.array(sorted(routing.dropped), pa.int64())
     tables: dict[str, pa.Table] = {}
@@ -521,30 +520,106 @@ def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_i
         if len(dropped):
             data = data.filter(pc.invert(pc.is_in(data[LINE], value_set=dropped)))
         tables[table] = data.drop_columns([LINE])
-    if routing.duplicates:
-        file = prepared.split.file
-        raws = {n: raw for n, raw in split_lines(prepared.split) if n in routing.duplicates}
-        tagged = _TaggedRows()
-        for line, (game_id, message) in sorted(routing.duplicates.items()):
-            reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
-            _quarantine_rows(tagged, file, line, game_id, reason, raws[line], [reason], run_id)
-        for table, extra in tagged.tables(table_models()).items():
-            extra = extra.drop_columns([LINE])
-            tables[table] = pa.concat_tables([tables[table], extra]) if table in tables else extra
-    import polars as pl
-
-    models = table_models()
-    written: dict[str, int] = {}
+    for table, extra in _duplicate_rows(prepared.split, routing, run_id).items():
+        tables[table] = pa.concat_tables([tables[table], extra]) if table in tables else extra
     for table, data in tables.items():
-        if "." not in table:  # a game's own rows were checked where they were built
-            frame = pl.from_arrow(data)
-            assert isinstance(frame, pl.DataFrame)
-            models[table].validate(frame)  # the core rows once more: game ids unique now
-        target = Path(directory) / table_folder(table)
-        target.mkdir(parents=True, exist_ok=True)
-        pq.write_table(data, target / f"part-{prepared.split.index:05d}.parquet")
+        _write_part(data, directory, table, prepared.split.index, routed=True)
+    return {table: data.num_rows for table, data in tables.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class StagedSplit:
+    """A split prepared and written where it was prepared, as if no line were
+    dropped: its facts (pickled) and, per table, the lines its rows came from, in
+    row order, run-length encoded (line, rows).  Small: the rows are on disk."""
+
+    split: Split
+    facts: bytes
+    runs: dict[str, tuple[list[int], list[int]]]
+
+
+def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
+    """:func:`prepare_split`, each table written at once to its part file (a worker
+    keeps no rows while the others work); :func:`finish_split` then rewrites the
+    few parts routing drops lines from."""
+    prepared = prepare_split(split, run_id)
+    runs = {}
+    for table, data in prepared.tables.items():
+        runs[table] = _runs(data[LINE].to_numpy())
+        _write_part(data.drop_columns([LINE]), directory, table, split.index, routed=False)
+    return StagedSplit(split, pickle.dumps(prepared.facts, protocol=pickle.HIGHEST_PROTOCOL), runs)
+
+
+def finish_split(staged: StagedSplit, routing: Routing, directory: str, run_id: int = 1) -> dict[str, int]:
+    """What :func:`write_split` does, on parts already written: those with rows of
+    dropped lines are read back and written again without them, and the duplicate
+    quarantines go to parts of their own; returns the rows written per table."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    written = {table: sum(counts) for table, (_, counts) in staged.runs.items()}
+    dropped = np.fromiter(routing.dropped, np.int64, len(routing.dropped))
+    for table, (lines, counts) in staged.runs.items():
+        kept = ~np.isin(np.asarray(lines, np.int64), dropped)
+        if kept.all():
+            continue
+        path = _part(directory, table, staged.split.index)
+        data = pq.read_table(path).filter(pa.array(np.repeat(kept, counts)))
+        _write_part(data, directory, table, staged.split.index, routed=True)
         written[table] = data.num_rows
+    for table, extra in _duplicate_rows(staged.split, routing, run_id).items():
+        _write_part(extra, directory, table, staged.split.index, routed=True, suffix="-duplicates")
+        written[table] = written.get(table, 0) + extra.num_rows
     return written
+
+
+def _runs(lines: Any) -> tuple[list[int], list[int]]:
+    """A column of line numbers, run-length encoded: (each run's line, its length)."""
+    import numpy as np
+
+    if not len(lines):
+        return [], []
+    starts = np.flatnonzero(np.r_[True, lines[1:] != lines[:-1]])
+    lengths = np.diff(np.r_[starts, len(lines)])
+    return lines[starts].tolist(), lengths.tolist()
+
+
+def _duplicate_rows(split: Split, routing: Routing, run_id: int) -> dict[str, pa.Table]:
+    """The quarantine and violation rows of the lines routed as a repeated id with
+    other content."""
+    if not routing.duplicates:
+        return {}
+    file = split.file
+    raws = {n: raw for n, raw in split_lines(split) if n in routing.duplicates}
+    tagged = _TaggedRows()
+    for line, (game_id, message) in sorted(routing.duplicates.items()):
+        reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
+        _quarantine_rows(tagged, file, line, game_id, reason, raws[line], [reason], run_id)
+    return {table: extra.drop_columns([LINE]) for table, extra in tagged.tables(table_models()).items()}
+
+
+def _part(directory: str, table: str, index: int, suffix: str = "") -> Path:
+    return Path(directory) / table_folder(table) / f"part-{index:05d}{suffix}.parquet"
+
+
+def _write_part(
+    data: pa.Table, directory: str, table: str, index: int, *, routed: bool, suffix: str = ""
+) -> None:
+    """One Parquet part of a table; once ``routed`` (game ids unique now), the core
+    rows are checked against their models once more (a game's own rows were
+    checked where they were built)."""
+    import pyarrow.parquet as pq
+
+    if routed and "." not in table:
+        import polars as pl
+
+        frame = pl.from_arrow(data)
+        assert isinstance(frame, pl.DataFrame)
+        table_models()[table].validate(frame)
+    path = _part(directory, table, index, suffix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(data, path)
 
 
 # --------------------------------------------------------------------------
@@ -612,24 +687,22 @@ def _load_on(
     splits = splits_of(files, split_bytes)
     counts = dask.gather(dask.map(count_lines, splits, pure=False))
     splits = numbered(splits, counts)
-    prepared = dask.map(prepare_split, splits, pure=False)
-    facts = [
-        pickle.loads(blob) for blob in dask.gather([dask.submit(_facts_of, p, pure=False) for p in prepared])
-    ]
+    staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
+    facts = [pickle.loads(b) for b in dask.gather([dask.submit(_facts_of, s, pure=False) for s in staged])]
     routings = route(facts, summary)
     written: list[dict[str, int]] = dask.gather(
         [
-            dask.submit(write_split, p, r, str(staging), pure=False)
-            for p, r in zip(prepared, routings, strict=True)
+            dask.submit(finish_split, s, r, str(staging), pure=False)
+            for s, r in zip(staged, routings, strict=True)
         ]
     )
     return written
 
 
-def _facts_of(prepared: PreparedSplit) -> bytes:
-    """A split's facts as one pickle: distributed serialises a list item by item,
+def _facts_of(staged: StagedSplit) -> bytes:
+    """A split's facts, as one pickle: distributed serialises a list item by item,
     which takes over a second for the facts of a 200 MB input."""
-    return pickle.dumps(prepared.facts, protocol=pickle.HIGHEST_PROTOCOL)
+    return staged.facts
 
 
 class _client:
