@@ -21,7 +21,7 @@ round on every game is also a copy that validate reports; the peer replays
 the same hands).  Wall times are medians of ``--runs`` runs, interleaved; the
 machines are shared, so read the ratios, measured in one run, not the seconds::
 
-    python bench/throughput.py --games 5000 --runs 3 --input-mb 200 --large-mb 2000 --rss-load
+    python bench/throughput.py --games 5000 --runs 3 --input-mb 200 --large-mb 2000 --rss-load --dask-large
     python bench/throughput.py --games 500 --runs 1 --input-mb 0 --large-mb 0   # quick
 
 Prints the ratios and writes everything to ``--out`` (JSON).  Needs the test
@@ -209,6 +209,21 @@ def remover(path: Path) -> Any:
     return remove
 
 
+def dask_load(path: Path, workers: int, dataset: Path) -> list[str]:
+    return [
+        *TRICKLOG,
+        "load",
+        str(path),
+        "--engine",
+        "dask",
+        "--jobs",
+        str(workers),
+        "--db",
+        str(dataset),
+        "--json",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -225,6 +240,11 @@ def main() -> None:
     parser.add_argument("--large-mb", type=float, default=2000, help="Peak RSS on this size too (0 skips).")
     parser.add_argument(
         "--rss-load", action="store_true", help="Also measure load's peak RSS on the large input."
+    )
+    parser.add_argument(
+        "--dask-large",
+        action="store_true",
+        help="Also time the Dask path on 1 and 2 workers on the large input (once each).",
     )
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=HERE / "results.json")
@@ -264,36 +284,8 @@ def main() -> None:
             [*TRICKLOG, "load", str(games_file), "--db", str(db), "--json", "--jobs", "1"],
             remover(db),
         ),
-        "dask_1_worker": (
-            [
-                *TRICKLOG,
-                "load",
-                str(games_file),
-                "--engine",
-                "dask",
-                "--jobs",
-                "1",
-                "--db",
-                str(dataset),
-                "--json",
-            ],
-            remover(dataset),
-        ),
-        "dask_2_workers": (
-            [
-                *TRICKLOG,
-                "load",
-                str(games_file),
-                "--engine",
-                "dask",
-                "--jobs",
-                "2",
-                "--db",
-                str(dataset),
-                "--json",
-            ],
-            remover(dataset),
-        ),
+        "dask_1_worker": (dask_load(games_file, 1, dataset), remover(dataset)),
+        "dask_2_workers": (dask_load(games_file, 2, dataset), remover(dataset)),
     }
     # Interleave the commands run by run, so that a noisy minute hits them all alike.
     for _ in range(args.runs):
@@ -330,9 +322,18 @@ def main() -> None:
             memory["load_large"] = median_run(
                 [*TRICKLOG, "load", str(path), "--db", str(db), "--json"], 1, remover(db)
             )
+        if args.dask_large:
+            for workers in (1, 2):
+                memory[f"dask_{workers}_large"] = median_run(
+                    dask_load(path, workers, dataset), 1, remover(dataset)
+                )
+            ratios["dask 2 workers / dask 1 worker, large input (speed)"] = (
+                memory["dask_1_large"]["median"] / memory["dask_2_large"]["median"]
+            )
+        for entry in memory.values():
+            entry["bytes"] = path.stat().st_size
         for kind in ("validate", "load"):
             if f"{kind}_large" in memory:
-                memory[f"{kind}_large"]["bytes"] = path.stat().st_size
                 ratios[f"{kind} peak RSS, large / compared input"] = (
                     memory[f"{kind}_large"]["peak_rss"] / measured[kind]["peak_rss"]
                 )
