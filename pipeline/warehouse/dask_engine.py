@@ -40,7 +40,7 @@ import threading
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
@@ -85,10 +85,10 @@ class Split:
     first_line: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class LineFact:
+class LineFact(NamedTuple):
     """What routing needs to know of one line: its number, whether it is a game, its
-    id and content hash, whether it could be loaded, and its violations."""
+    id and content hash, whether it could be loaded, and its violations.  A tuple:
+    the facts of a large input cross to the client, and tuples pickle 3x faster."""
 
     line: int
     is_game: bool
@@ -688,7 +688,11 @@ def _load_on(
     counts = dask.gather(dask.map(count_lines, splits, pure=False))
     splits = numbered(splits, counts)
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
-    facts = [pickle.loads(b) for b in dask.gather([dask.submit(_facts_of, s, pure=False) for s in staged])]
+    from pipeline.parallel import collector_paused
+
+    blobs = dask.gather([dask.submit(_facts_of, s, pure=False) for s in staged])
+    with collector_paused():  # hundreds of thousands of new tuples, none of them garbage
+        facts = [pickle.loads(blob) for blob in blobs]
     routings = route(facts, summary)
     written: list[dict[str, int]] = dask.gather(
         [
@@ -727,7 +731,13 @@ class _client:
         else:
             n = self.workers or os.cpu_count() or 1
             self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                # one core a worker, as Dask sets for OpenMP and BLAS: polars would start a
+                # thread per core in every worker
+                env={"POLARS_MAX_THREADS": "1"},
             )
             self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
         return self.client
