@@ -471,7 +471,7 @@ class _Loader:
         self, games: list[tuple[InputFile, int, str, bytes, Replayed]], base: Batch | None = None
     ) -> Batch:
         batch = Batch(self.summary.run_id)
-        batch.include(base or self.batch)
+        batch.extend((base or self.batch).rows)  # its Arrow tables are checked already
         for *_, replayed in games:
             assert replayed.rows is not None  # with the game's violations
             batch.extend(replayed.rows)
@@ -513,7 +513,7 @@ def _violation(
 def _checked_frames(batch: Batch, models: dict[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
     """The non-empty frames of the rows built here, each validated by its pandera
     model (materialised, not lazy)."""
-    frames = batch.frames(models, arrow=False)
+    frames = batch.frames(models)
     for table, frame in frames.items():
         models[table].validate(frame)
     return frames

@@ -186,13 +186,6 @@ class Batch:
         for table, more in rows.items():
             self.rows.setdefault(table, []).extend(more)
 
-    def include(self, other: Batch) -> None:
-        """Add everything another batch holds, its rows and its Arrow tables."""
-        self.extend(other.rows)
-        for table, parts in other.arrow.items():
-            self.arrow.setdefault(table, []).extend(parts)
-        self.arrow_lines += other.arrow_lines
-
     def add_game(
         self,
         game: Game,
@@ -290,11 +283,9 @@ class Batch:
             table: pa.concat_tables(parts, promote_options="default") for table, parts in self.arrow.items()
         }
 
-    def frames(
-        self, models: Mapping[str, type[pa.DataFrameModel]], *, arrow: bool = True
-    ) -> dict[str, pl.DataFrame]:
-        """Every non-empty table's rows as a typed polars frame (column lists, not row
-        dicts); ``arrow``: with the Arrow tables built elsewhere."""
+    def frames(self, models: Mapping[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
+        """Every non-empty table's tuple rows as a typed polars frame (column lists, not
+        row dicts); the Arrow tables built elsewhere are :meth:`arrow_tables`."""
         import polars as pl
         from tricklog_schemas.tables import polars_schema
 
@@ -311,9 +302,4 @@ class Batch:
                     for (name, dtype), col in zip(schema.items(), columns, strict=True)
                 }
             )
-        for table, tables in self.arrow.items() if arrow else ():
-            parts = [pl.DataFrame(pl.from_arrow(t)) for t in tables]
-            if table in out:
-                parts.insert(0, out[table])
-            out[table] = pl.concat(parts, rechunk=True)
         return out

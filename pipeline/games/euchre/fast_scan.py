@@ -142,7 +142,7 @@ def cleared_line_rows(lines: Sequence[bytes]) -> ClearedLines | None:
     scanned = scan(lines)
     if scanned is None or not scanned.lines:
         return None
-    digests = content_digests(lines, scanned.lines)
+    digests = content_digests(lines, scanned.lines, text=scanned.text)
     keep = [k for k, digest in enumerate(digests) if digest is not None]
     checked = scanned.checked
     checked = replace(checked, records=checked.records[keep], game_rows=checked.game_rows[keep])
@@ -167,18 +167,20 @@ def _core_record(scanned: Scanned, k: int, n: int) -> dict[str, Any]:
     return record
 
 
-def content_digests(lines: Sequence[bytes], chosen: Sequence[int]) -> list[str | None]:
+def content_digests(
+    lines: Sequence[bytes], chosen: Sequence[int], *, text: bytes | None = None
+) -> list[str | None]:
     """The content hash (``warehouse.tables.content_hash``) of each chosen line the
     scanner read, from its canonical bytes written by the compiled kernel (None:
-    the line repeats a key, which orjson would drop)."""
+    the line repeats a key, which orjson would drop).  ``text``: the lines joined,
+    when the caller has them already (:attr:`Scanned.text`)."""
     _compiled()
     starts, ends = _bounds(lines)
     picked = np.array(chosen, dtype=np.int64)
     out = np.empty(int((ends[picked] - starts[picked]).sum()) + 1, dtype=np.uint8)
     offsets = np.zeros(len(picked) + 1, dtype=np.int64)
-    _KERNEL.canonical_lines(
-        np.frombuffer(b"".join(lines), dtype=np.uint8), starts, ends, picked, out, offsets
-    )
+    joined = b"".join(lines) if text is None else text
+    _KERNEL.canonical_lines(np.frombuffer(joined, dtype=np.uint8), starts, ends, picked, out, offsets)
     bounds = offsets.tolist()
     sha256 = hashlib.sha256
     data = out.tobytes()
