@@ -121,6 +121,24 @@ def _context(fresh: bool) -> multiprocessing.context.BaseContext:
     return context
 
 
+def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
+    """Start the fork server now, importing ``preload`` (which is ``PRELOAD``'s job
+    when a pool starts it), with the variables of ``env`` that are not set already
+    in its environment and so in its children's: a library reads some of them when
+    it is imported (``POLARS_MAX_THREADS``), before a child could set them.  A
+    server that runs already is kept as it is."""
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+    added = {name: value for name, value in env.items() if name not in os.environ}
+    os.environ.update(added)
+    try:
+        forkserver.ensure_running()
+    finally:
+        for name in added:
+            del os.environ[name]
+
+
 def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
     """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES``."""
     lines = iter_lines(path)

@@ -176,3 +176,22 @@ def test_the_pure_functions_write_what_the_dask_engine_writes(
             for root in (out, dataset)
         ]
         assert rows[0] == rows[1] and rows[0], folder
+
+
+def test_the_command_s_own_local_cluster_loads_what_a_given_cluster_loads(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """``tricklog load --engine dask`` starts its own LocalCluster (workers forked
+    from a server that imported their modules, one polars thread each) and stops
+    it: the data set is the one a cluster given to :func:`load_dask` writes."""
+    from cli import run
+
+    given = tmp_path / "given"
+    expected = load_dask([str(games)], given, client=client)
+    own = tmp_path / "own"
+    result = run("load", str(games), "--engine", "dask", "--jobs", "2", "--db", str(own), "--json")
+    assert result.returncode == 1, result.stderr  # the input holds corrupted games: violations found
+    assert json.loads(result.stdout) | {"db": ""} == expected.to_json() | {"db": ""}
+    with Warehouse.open(given) as a, Warehouse.open(own) as b:
+        for table in table_names():
+            assert _rows(a, table) == _rows(b, table), table

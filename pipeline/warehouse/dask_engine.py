@@ -9,8 +9,8 @@ a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
 A load is three steps:
 
 1. **Split** each input into byte ranges (``split_bytes``); a compressed input
-   is one split.  Each split's newlines are counted on the workers, so every
-   line keeps its number in its file.
+   is one split.  The client counts the newlines of each block of an input as
+   it hashes it, so every line keeps its number in its file.
 2. **Prepare** (workers, in parallel): parse, hash and replay every line of a
    split, and build its rows, exactly as the single-machine load does
    (:func:`pipeline.warehouse.prepare.replay_for_load`).
@@ -38,6 +38,8 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from concurrent.futures import Future, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -45,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
-from pipeline.warehouse.load import VERSION, InputFile, LoadSummary, _input_file, _violation
+from pipeline.warehouse.load import NEWLINE_BLOCK, VERSION, InputFile, LoadSummary, _input_file, _violation
 from pipeline.warehouse.prepare import (
     ClearedBatch,
     ClearedLineBatch,
@@ -56,7 +58,7 @@ from pipeline.warehouse.prepare import (
     prepare,
     replay_for_load,
 )
-from pipeline.warehouse.tables import LINE, Batch, arrow_rows
+from pipeline.warehouse.tables import LINE, Batch, arrow_rows, arrow_schema
 
 if TYPE_CHECKING:
     import duckdb
@@ -66,11 +68,14 @@ if TYPE_CHECKING:
 
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
-#: Bytes of input per split, at most; a smaller input is cut in four splits per
+#: Bytes of input per split, at most; a smaller input is cut in eight splits per
 #: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
 SPLIT_BYTES = 64 << 20
 MIN_SPLIT_BYTES = 1 << 20
 COMPRESSED = (".gz", ".zst")
+#: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
+#: thread per core in every worker.
+WORKER_ENV = {"POLARS_MAX_THREADS": "1"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,48 +650,64 @@ def load_dask(
     inputs = expand_inputs(paths)
     if STDIN in inputs:
         raise WarehouseError("--engine dask reads files, not standard input")
-    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        # workers may run elsewhere, in another folder: absolute paths (names stay as given)
-        files = [
-            replace(f, path=os.path.abspath(f.path)) for f in (_input_file(p, Path(spool)) for p in inputs)
-        ]
     started = dt.datetime.now(dt.UTC)
-    summary = LoadSummary(1, str(directory), files)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     session = _client(client, scheduler, workers)
+    opening = session.open_in_background()  # a local cluster starts while the inputs are hashed
     closing: threading.Thread | None = None
+    staging: Path | None = None
     try:
+        files, newlines = _hashed(inputs)
+        summary = LoadSummary(1, str(directory), files)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
         try:
-            written = _load_on(session.open(), files, split_bytes, summary, staging)
+            _load_on(opening.result(), files, newlines, split_bytes, summary, staging, started)
         finally:
-            closing = session.close_in_background()  # while the data set is finished here
-        summary.batches = len(written)
-        _write_run(staging, summary, started)
-        _fill_empty_tables(staging)
+            closing = session.close_in_background()  # while the data set is moved into place
         (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
         if target.exists():
             shutil.rmtree(target)
         os.replace(staging, target)
     finally:
-        if staging.exists():
+        if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-        if closing is not None:
-            closing.join()
+        if closing is None:
+            closing = session.close_in_background()
+        closing.join()
     return summary
 
 
+def _hashed(inputs: list[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
+    """Each input hashed, and the newlines of each block of the uncompressed ones,
+    counted in the same pass, by path (workers may run elsewhere, in another
+    folder: paths are absolute, names stay as given)."""
+    files = []
+    newlines: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
+        for name in inputs:
+            blocks: list[int] = []
+            file = _input_file(name, Path(spool), None if name.endswith(COMPRESSED) else blocks)
+            files.append(replace(file, path=os.path.abspath(file.path)))
+            newlines[files[-1].path] = blocks
+    return files, newlines
+
+
 def _load_on(
-    dask: Any, files: list[InputFile], split_bytes: int | None, summary: LoadSummary, staging: Path
-) -> list[dict[str, int]]:
-    """Count, prepare, route and write the splits on the cluster; the rows written per split."""
+    dask: Any,
+    files: list[InputFile],
+    newlines: dict[str, list[int]],
+    split_bytes: int | None,
+    summary: LoadSummary,
+    staging: Path,
+    started: dt.datetime,
+) -> None:
+    """Prepare, route and write the splits on the cluster, then complete the data set there."""
     if split_bytes is None:
         total = sum(f.size for f in files)
         workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
-    splits = splits_of(files, split_bytes)
-    counts = dask.gather(dask.map(count_lines, splits, pure=False))
-    splits = numbered(splits, counts)
+    split_bytes = -(-split_bytes // NEWLINE_BLOCK) * NEWLINE_BLOCK  # splits start where a block does
+    splits = numbered_by_blocks(splits_of(files, split_bytes), newlines)
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
     from pipeline.parallel import collector_paused
 
@@ -694,19 +715,47 @@ def _load_on(
     with collector_paused():  # hundreds of thousands of new tuples, none of them garbage
         facts = [pickle.loads(blob) for blob in blobs]
     routings = route(facts, summary)
-    written: list[dict[str, int]] = dask.gather(
-        [
-            dask.submit(finish_split, s, r, str(staging), pure=False)
-            for s, r in zip(staged, routings, strict=True)
-        ]
-    )
-    return written
+    written = [
+        dask.submit(finish_split, s, r, str(staging), pure=False)
+        for s, r in zip(staged, routings, strict=True)
+    ]
+    summary.batches = len(written)
+    dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
+
+
+def numbered_by_blocks(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
+    """The splits with the number of their first line, from the newlines of each
+    ``NEWLINE_BLOCK`` bytes of their files (each split starts where a block does)."""
+    out = []
+    for split in splits:
+        assert split.start % NEWLINE_BLOCK == 0
+        before = sum(newlines[split.file.path][: split.start // NEWLINE_BLOCK])
+        out.append(replace(split, first_line=before + 1))
+    return out
 
 
 def _facts_of(staged: StagedSplit) -> bytes:
     """A split's facts, as one pickle: distributed serialises a list item by item,
     which takes over a second for the facts of a 200 MB input."""
     return staged.facts
+
+
+def complete_dataset(
+    directory: str, summary: LoadSummary, started: dt.datetime, _written: Any = None
+) -> None:
+    """The data set's ``ingest_runs`` (one complete run), and an empty file with its
+    schema for each table no split wrote (no quarantine, say).  Run on a worker,
+    after the splits (``_written``), where Arrow is imported already."""
+    import pyarrow.parquet as pq
+
+    staging = Path(directory)
+    _write_run(staging, summary, started)
+    models = table_models()
+    for table, model in models.items():
+        folder = staging / table_folder(table)
+        if not any(folder.glob("*.parquet")):
+            folder.mkdir(parents=True, exist_ok=True)
+            pq.write_table(arrow_schema(model).empty_table(), folder / "part-00000.parquet")
 
 
 class _client:
@@ -718,6 +767,7 @@ class _client:
         self.workers = workers
         self.cluster: Any = None
         self.client: Any = None
+        self.opening: Future[Any] | None = None
 
     def open(self) -> Any:
         if self.given is not None:
@@ -730,29 +780,65 @@ class _client:
             self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
         else:
             n = self.workers or os.cpu_count() or 1
-            self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                # one core a worker, as Dask sets for OpenMP and BLAS: polars would start a
-                # thread per core in every worker
-                env={"POLARS_MAX_THREADS": "1"},
-            )
+            with _forked_workers():
+                self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    env=WORKER_ENV,
+                )
             self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
         return self.client
 
+    def open_in_background(self) -> Future[Any]:
+        """:meth:`open` on a thread (a local cluster takes about a second to start)."""
+        self.opening = Future()
+        threading.Thread(target=self._open_into, args=(self.opening,), name="tricklog-dask-open").start()
+        return self.opening
+
+    def _open_into(self, opening: Future[Any]) -> None:
+        try:
+            opening.set_result(self.open())
+        except BaseException as e:  # handed to the caller of opening.result()
+            opening.set_exception(e)
+
     def close(self) -> None:
+        if self.opening is not None:
+            wait([self.opening])  # a cluster still starting is stopped once it is up
         if self.client is not None:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 
     def close_in_background(self) -> threading.Thread:
-        """Close on a thread (a local cluster takes about a second to stop); join it."""
+        """Close on a thread (a local cluster takes a moment to stop); join it."""
         closing = threading.Thread(target=self.close, name="tricklog-dask-close")
         closing.start()
         return closing
+
+
+@contextmanager
+def _forked_workers() -> Iterator[None]:
+    """A local cluster's workers forked from one server process that imported what
+    they need once (``pipeline.parallel.PRELOAD``), rather than each started afresh
+    and importing it all: a CPU second a worker.  A forked worker also exits at
+    once, where a fresh one tore its interpreter down (half a second a worker)."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        yield
+        return
+    import dask
+    import distributed.utils
+
+    from pipeline.parallel import PRELOAD, start_fork_server
+
+    start_fork_server(["distributed", *PRELOAD], WORKER_ENV)
+    # else Dask would import every package it knows of here, to preload them all instead
+    distributed.utils._forkserver_preload_set = True
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        yield
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
@@ -777,30 +863,6 @@ def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> Non
     target = staging / "ingest_runs"
     target.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.table(row), target / "part-00000.parquet")
-
-
-def _fill_empty_tables(staging: Path) -> None:
-    """A table no split wrote (no quarantine, say) gets an empty file with its schema."""
-    missing = [
-        table
-        for table in [*table_models(), "ingest_runs"]
-        if not any((staging / table_folder(table)).glob("*.parquet"))
-    ]
-    if not missing:
-        return
-    import duckdb
-
-    con = _schema_session(duckdb.connect())
-    try:
-        for table in missing:
-            folder = staging / table_folder(table)
-            folder.mkdir(parents=True, exist_ok=True)
-            empty = con.sql(f"select * from {table} limit 0").fetch_arrow_table()
-            import pyarrow.parquet as pq
-
-            pq.write_table(empty, folder / "part-00000.parquet")
-    finally:
-        con.close()
 
 
 def _schema_session(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:

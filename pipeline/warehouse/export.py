@@ -72,7 +72,7 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
             for export in exports():
                 counts[export.table] = int(scalar(con, f"select count(*) from {export.table}"))
                 _write_table(
-                    con.sql(export.query).fetch_arrow_reader(), folder / export.folder, export.partitioned
+                    con.sql(export.query).to_arrow_reader(), folder / export.folder, export.partitioned
                 )
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e

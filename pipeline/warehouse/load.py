@@ -168,8 +168,14 @@ def _database_errors(db: str | Path) -> Iterator[None]:
         ) from e
 
 
-def _input_file(name: str, spool: Path) -> InputFile:
-    """Hash an input (stdin is first copied to a spool file, to be hashed and read)."""
+#: The bytes of input whose newlines :func:`_input_file` counts as one (a divisor of its reads).
+NEWLINE_BLOCK = 1 << 16
+
+
+def _input_file(name: str, spool: Path, newlines: list[int] | None = None) -> InputFile:
+    """Hash an input (stdin is first copied to a spool file, to be hashed and read).
+    ``newlines``, when given, gets the number of newlines of each ``NEWLINE_BLOCK``
+    bytes of the file, counted as it is hashed (the Dask engine numbers its splits' lines so)."""
     path = name
     if is_stream(name):  # stdin, a pipe, a FIFO: read once, into a spool file, to be hashed and read
         path = _spool(name, spool)
@@ -178,9 +184,14 @@ def _input_file(name: str, spool: Path) -> InputFile:
     try:
         open_binary(path).close()  # the same checks and messages as validate
         with open(path, "rb") as stream:
-            while chunk := stream.read(1 << 20):
+            while chunk := stream.read(16 * NEWLINE_BLOCK):
                 digest.update(chunk)
                 size += len(chunk)
+                if newlines is not None:
+                    newlines.extend(
+                        chunk.count(b"\n", start, start + NEWLINE_BLOCK)
+                        for start in range(0, len(chunk), NEWLINE_BLOCK)
+                    )
     except OSError as e:
         raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
     return InputFile(name, path, digest.hexdigest(), size)
