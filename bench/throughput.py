@@ -132,7 +132,9 @@ def peer_of(games: list[bytes], peer: list[bytes], written: int, out: Path) -> N
             k += hands[g]
 
 
-def _tree_rss(pid: int) -> int:
+def _tree_sample(pid: int, cpu_seen: dict[int, float]) -> int:
+    """The RSS of a process tree (bytes); the CPU seconds of each of its processes so
+    far go to ``cpu_seen``."""
     import psutil
 
     try:
@@ -142,8 +144,10 @@ def _tree_rss(pid: int) -> int:
         return 0
     total = 0
     for p in procs:
-        with contextlib.suppress(psutil.NoSuchProcess):
+        with contextlib.suppress(psutil.NoSuchProcess), p.oneshot():
             total += p.memory_info().rss
+            times = p.cpu_times()
+            cpu_seen[p.pid] = times.user + times.system
     return total
 
 
@@ -158,28 +162,32 @@ def _children_cpu() -> float:
 def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0, 1)) -> tuple[float, int]:
     """Wall seconds of one whole process, and the peak RSS of its process tree (bytes);
     its CPU seconds (all its processes) go to ``CPU["last"]``.  Exit 1 is a run too
-    (violations found: from the second round on, the grown input's games are copies)."""
+    (violations found: from the second round on, the grown input's games are copies).
+    The CPU of processes the command does not wait for (a fork server's children,
+    reaped by a server that outlives it) is not in the rusage of its children: it
+    is sampled with the RSS, and the larger of the two counts."""
     if before is not None:
         before()
     cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
+    cpu_seen: dict[int, float] = {}
     done = threading.Event()
 
     def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
+            peak = max(peak, _tree_sample(proc.pid, cpu_seen))
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     _, err = proc.communicate()
     wall = time.perf_counter() - start
-    CPU["last"] = _children_cpu() - cpu
     done.set()
     watcher.join()
+    CPU["last"] = max(_children_cpu() - cpu, sum(cpu_seen.values()))
     if proc.returncode not in ok:
         raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {err.decode()[-2000:]}")
     return wall, peak
