@@ -37,7 +37,7 @@ import pickle
 import shutil
 import tempfile
 import threading
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -287,7 +287,7 @@ def prepare_lines(
     file: InputFile,
     lines: Iterable[tuple[int, bytes]],
     run_id: int,
-    known: Collection[str] = frozenset(),
+    known: Container[str] = frozenset(),
     fast_path: bool = True,
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     """Numbered lines of an input -> a fact per line and the rows of them all as
@@ -303,7 +303,7 @@ def _prepare_lines(
     file: InputFile,
     lines: Iterable[tuple[int, bytes]],
     run_id: int,
-    known: Collection[str],
+    known: Container[str],
     fast_path: bool,
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     tagged = _TaggedRows()
@@ -395,7 +395,7 @@ def _add_cleared_lines(
     cleared: ClearedLineBatch,
     file: InputFile,
     run_id: int,
-    known: Collection[str],
+    known: Container[str],
     core: _TaggedRows,
     facts: list[LineFact],
 ) -> list[int]:

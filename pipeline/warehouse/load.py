@@ -29,6 +29,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ from pipeline.validate import check_format, reader_for
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.guard import one_line
+from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.prepare import Prepared, Replayed, misfit_message, prepare, replay_for_load
 from pipeline.warehouse.tables import Batch
 
@@ -63,6 +65,8 @@ if TYPE_CHECKING:
     import pyarrow
 
 BATCH_GAMES = 5000
+#: Items of a file in another format prepared, then routed, at a time.
+CHUNK_ITEMS = 2000
 #: What DuckDB's cache is brought down to after each committed batch.
 EVICT_TO = "32MB"
 VERSION = "0.1.0"
@@ -248,8 +252,8 @@ class _Loader:
         self.summary = LoadSummary(_start_run(con, files), db, files)
         self.batch = Batch(self.summary.run_id)
         self.models = table_models()
-        #: game_id -> content hash of every game loaded, and quarantined (sha, line) keys.
-        self.known: dict[str, str] = dict(con.execute("select game_id, content_hash from games").fetchall())
+        #: The games loaded, before this run and in it (their ids and content hashes).
+        self.known = KnownIds.in_warehouse(con)
         #: Lines to quarantine in this batch, unless already quarantined (asked of the
         #: database at each flush: memory stays flat however many bad lines there are).
         self.pending = _PendingQuarantine()
@@ -275,14 +279,18 @@ class _Loader:
             self._read_in_workers(file)
             return
         items = (prepare(item, raw) for item, raw in items_with_raw(file, fmt))
-        for ordinal, prepared in enumerate(items, start=1):
-            self.summary.lines += 1
-            line = prepared.item.line if prepared.item.line is not None else ordinal
-            self._classify(file, line, prepared)
-            if self.on_line is not None:
-                self.on_line()
-            if len(self.batch) + len(self.admitted) + len(self.pending) >= self.batch_size:
-                self.flush()
+        ordinal = 0
+        while chunk := list(islice(items, CHUNK_ITEMS)):
+            self.known.ask(prepared.game_id for prepared in chunk)
+            for prepared in chunk:
+                ordinal += 1
+                self.summary.lines += 1
+                line = prepared.item.line if prepared.item.line is not None else ordinal
+                self._classify(file, line, prepared)
+                if self.on_line is not None:
+                    self.on_line()
+                if len(self.batch) + len(self.admitted) + len(self.pending) >= self.batch_size:
+                    self.flush()
 
     def _read_in_workers(self, file: InputFile) -> None:
         """Workers (this process, with one job) prepare chunks of lines (facts, and
@@ -293,11 +301,12 @@ class _Loader:
 
         run_id = self.summary.run_id
         if self.jobs > 1:
-            chunks = prepare_in_workers(file, run_id, self.jobs, set(self.known))
+            chunks = prepare_in_workers(file, run_id, self.jobs, self.known.ids())
         else:
-            chunks = prepare_here(file, run_id, self.known.keys())
+            chunks = prepare_here(file, run_id, self.known.ids())
         for chunk, facts, tables in chunks:
             raws = dict(chunk)
+            self.known.ask(fact.game_id for fact in facts)
             kept: list[int] = []
             bad = [(f.line, raws[f.line]) for f in facts if not f.loadable and f.game_id not in self.known]
             present = {bad[i][0] for i in _already_quarantined(self.con, bad)}
@@ -341,7 +350,7 @@ class _Loader:
         s.violations += fact.violations
         if fact.loadable:
             assert game_id is not None and fact.digest is not None
-            self.known[game_id] = fact.digest
+            self.known.add(game_id, fact.digest)
             s.games_loaded += 1
             return True
         if quarantined or not self.pending.add_key(line, raw):
@@ -370,7 +379,7 @@ class _Loader:
         self._admit(file, line, prepared.digest, raw, replayed)
 
     def _known_id(self, file: InputFile, line: int, game_id: str, digest: str, raw: bytes) -> None:
-        if self.known[game_id] == digest:
+        if self.known.same_content(game_id, digest):
             self.summary.already_present += 1
             return
         message = f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
@@ -390,7 +399,7 @@ class _Loader:
             self._quarantine(file, line, game_id, reason, raw, violations)
         else:
             self.admitted.append((file, line, digest, raw, replayed))
-            self.known[game_id] = digest
+            self.known.add(game_id, digest)
             self.summary.games_loaded += 1
             self.summary.violations += len(violations)
 
@@ -450,6 +459,7 @@ class _Loader:
                 ],
             )
             con.commit()
+            self.known.committed()
         except BaseException:
             with contextlib.suppress(Exception):  # a failed commit has already ended it
                 con.rollback()
@@ -493,7 +503,7 @@ class _Loader:
         self.summary.games_loaded -= 1
         self.summary.violations -= len(replayed.violations)
         if replayed.game_id is not None:
-            self.known.pop(replayed.game_id, None)
+            self.known.forget(replayed.game_id)
         reason = _violation("schema", misfit_message(error), replayed.game_id, file, line)
         self._quarantine(file, line, replayed.game_id, reason, raw, [reason, *replayed.violations])
 

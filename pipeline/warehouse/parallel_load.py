@@ -6,7 +6,7 @@ rows of the lines it loads.  No per-row Python object crosses processes."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Container, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -16,23 +16,24 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from pipeline.warehouse.dask_engine import LineFact
+    from pipeline.warehouse.known import KnownIdSet
     from pipeline.warehouse.load import InputFile
 
 #: Game ids the warehouse held when the workers were started: their lines are
 #: only hashed, not replayed (the loader counts them already present, or
 #: quarantines them).  Each worker gets it once, when it starts.
-_KNOWN: frozenset[str] = frozenset()
+_KNOWN: Container[str] = frozenset()
 
 Chunk = list[tuple[int, bytes]]
 
 
-def _know(known: frozenset[str]) -> None:
+def _know(known: Container[str]) -> None:
     global _KNOWN
     _KNOWN = known
 
 
 def prepare_in_workers(
-    file: InputFile, run_id: int, jobs: int, known: set[str]
+    file: InputFile, run_id: int, jobs: int, known: KnownIdSet
 ) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
     """Each chunk of lines of ``file`` with its facts and tagged Arrow rows, prepared
     by ``jobs`` workers, in order.
@@ -44,17 +45,14 @@ def prepare_in_workers(
 
     work = partial(_prepare_chunk, file, run_id, fast_path_for(file.path))
     chunks = line_chunks(file.path)
-    for chunk, (facts, tables) in in_workers(
-        chunks, work, jobs, fresh=True, setup=(_know, (frozenset(known),))
-    ):
+    for chunk, (facts, tables) in in_workers(chunks, work, jobs, fresh=True, setup=(_know, (known,))):
         yield chunk, facts, tables
 
 
 def prepare_here(
-    file: InputFile, run_id: int, known: Collection[str]
+    file: InputFile, run_id: int, known: Container[str]
 ) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
-    """What :func:`prepare_in_workers` gives, done in this process (``known``: the
-    ids loaded so far, looked up live)."""
+    """What :func:`prepare_in_workers` gives, done in this process."""
     from pipeline.parallel import fast_path_for
     from pipeline.warehouse.dask_engine import prepare_lines
 
