@@ -6,7 +6,7 @@ import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.warehouse.known import KnownIds, _Runs, id_key
+from pipeline.warehouse.known import KeyRuns, KnownIds, key128
 
 ids = st.sampled_from([f"g{i}" for i in range(40)] + ["", "é", "a" * 300])
 digests = st.sampled_from(["aa" * 32, "bb" * 32, "aa" * 16 + "cc" * 16])
@@ -50,14 +50,15 @@ def test_known_ids_answer_as_a_dict_of_every_id(script: list[tuple[str, str, str
         assert (game_id in worker_view) == (game_id in everything)
 
 
-def test_ids_sharing_the_high_half_of_their_key_are_told_apart() -> None:
-    runs = _Runs()
+def test_keys_sharing_their_high_half_are_told_apart() -> None:
+    runs = KeyRuns(2)
     high = b"\x01" * 8
-    pairs = [(high + bytes([i]) * 8, bytes([i]) * 16) for i in (5, 1, 9, 3)]
-    runs.add(pairs[:2])
-    runs.add(pairs[2:])
-    found = runs.find([high + bytes([i]) * 8 for i in (1, 3, 5, 9, 7)])
-    assert found == [b"\x01" * 16, b"\x03" * 16, b"\x05" * 16, b"\x09" * 16, None]
+    pairs = [(high + bytes([i]) * 8, [i, i]) for i in (5, 1, 9, 3)]
+    runs.add([k for k, _ in pairs[:2]], [p for _, p in pairs[:2]])
+    runs.add([k for k, _ in pairs[2:]], [p for _, p in pairs[2:]])
+    found, payloads = runs.lookup([high + bytes([i]) * 8 for i in (1, 3, 5, 9, 7)])
+    assert found.tolist() == [True, True, True, True, False]
+    assert payloads.tolist() == [[1, 1], [3, 3], [5, 5], [9, 9], [0, 0]]
 
 
 def test_many_batches_keep_few_runs_and_find_every_id() -> None:
@@ -86,4 +87,4 @@ def test_a_warehouse_s_games_are_read_in_batches() -> None:
     known.ask(["g0", "g249999", "g250000"])
     assert known.same_content("g249999", f"{249999 % 256:02x}" * 32)
     assert "g250000" not in known
-    assert id_key("g0") != id_key("g00")
+    assert key128("g0") != key128("g00")

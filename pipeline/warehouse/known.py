@@ -6,8 +6,8 @@ id and content hash cost about 200 bytes a game: 90 MB for the 449k games of a
 2 GB input, growing with every file.  :class:`KnownIds` keeps the games of the
 batch not yet committed in a dict, and every committed game as two 128-bit
 numbers -- a hash of its id and the first half of its content hash -- in a few
-sorted numpy arrays, looked up for a whole chunk of lines at once
-(:meth:`KnownIds.ask`).
+sorted numpy arrays (:class:`KeyRuns`), looked up for a whole chunk of lines at
+once (:meth:`KnownIds.ask`).
 
 Two ids, or two contents, are told apart by 128 bits: the first pair to share a
 hash is expected after some 10**19 games.
@@ -16,76 +16,106 @@ hash is expected after some 10**19 games.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import duckdb
     import numpy as np
 
+    Array = np.ndarray[Any, Any]
 
-def id_key(game_id: str) -> bytes:
-    """128 bits of a game id (BLAKE2b)."""
-    return hashlib.blake2b(game_id.encode(), digest_size=16).digest()
+
+def key128(text: str) -> bytes:
+    """128 bits of a text (BLAKE2b)."""
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def content_key(digest: str) -> bytes:
-    """128 bits of a content hash (the first half of its SHA-256)."""
+    """128 bits of a content hash (the first half of its hex SHA-256)."""
     return bytes.fromhex(digest[:32])
 
 
-class _Runs:
-    """Sorted runs of (id key, content key) pairs, as ``(n, 4)`` arrays of uint64
-    (id high, id low, content high, content low) sorted by id; runs of similar size
-    are merged, so there are about log2(n / batch) of them."""
+def words(data: bytes, width: int) -> Array:
+    """Big-endian bytes as rows of ``width`` uint64 words."""
+    import numpy as np
 
-    def __init__(self) -> None:
-        self.runs: list[np.ndarray[Any, Any]] = []
+    return np.frombuffer(data, ">u8").reshape(-1, width).astype(np.uint64)
+
+
+class KeyRuns:
+    """128-bit keys, each with ``width`` uint64 words of payload: sorted runs of
+    ``(n, 2 + width)`` arrays, merged as they come to similar sizes (so there are
+    about log2 of the number of additions of them).  A key is added once.
+
+    >>> runs = KeyRuns(1)
+    >>> runs.add([key128("a"), key128("b")], [[7], [8]])
+    >>> runs.add([key128("c")], [[9]])
+    >>> found, payloads = runs.lookup([key128("b"), key128("z"), key128("c")])
+    >>> found.tolist(), payloads[:, 0].tolist()
+    ([True, False, True], [8, 0, 9])
+    """
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.runs: list[Array] = []
 
     def __len__(self) -> int:
         return sum(len(r) for r in self.runs)
 
-    def add(self, pairs: list[tuple[bytes, bytes]]) -> None:
+    def add(self, keys: Sequence[bytes], payloads: Any) -> None:
         import numpy as np
 
-        if not pairs:
+        if not keys:
             return
-        data = np.frombuffer(b"".join(i + c for i, c in pairs), ">u8").reshape(-1, 4).astype(np.uint64)
-        self.runs.append(_sorted(data))
+        rows = np.concatenate([words(b"".join(keys), 2), np.asarray(payloads, np.uint64)], axis=1)
+        self.runs.append(_sorted(rows))
         while len(self.runs) > 1 and len(self.runs[-2]) <= 2 * len(self.runs[-1]):
             last = self.runs.pop()
             self.runs[-1] = _sorted(np.concatenate([self.runs[-1], last]))
 
-    def find(self, keys: list[bytes]) -> list[bytes | None]:
-        """The content key of each id key, or None."""
+    def lookup(self, keys: Sequence[bytes]) -> tuple[Array, Array]:
+        """Whether each key is present, and its payload (zeros where it is not): vectorised."""
         import numpy as np
 
-        found: list[bytes | None] = [None] * len(keys)
+        found = np.zeros(len(keys), bool)
+        payloads = np.zeros((len(keys), self.width), np.uint64)
         if not keys or not self.runs:
-            return found
-        wanted = np.frombuffer(b"".join(keys), ">u8").reshape(-1, 2).astype(np.uint64)
+            return found, payloads
+        wanted = words(b"".join(keys), 2)
         for run in self.runs:
-            at = np.searchsorted(run[:, 0], wanted[:, 0])
-            at[at == len(run)] = len(run) - 1
-            for i in np.flatnonzero(run[at, 0] == wanted[:, 0]).tolist():
-                j = int(at[i])
-                while j < len(run) and run[j, 0] == wanted[i, 0]:  # ids sharing the high half
+            at = np.minimum(np.searchsorted(run[:, 0], wanted[:, 0]), len(run) - 1)
+            high = run[at, 0] == wanted[:, 0]
+            hit = high & (run[at, 1] == wanted[:, 1])
+            found |= hit
+            payloads[hit] = run[at[hit], 2:]
+            for i in np.flatnonzero(high & ~hit).tolist():  # another key shares the high half: look past it
+                j = int(at[i]) + 1
+                while j < len(run) and run[j, 0] == wanted[i, 0]:
                     if run[j, 1] == wanted[i, 1]:
-                        found[i] = run[j, 2:].astype(">u8").tobytes()
+                        found[i], payloads[i] = True, run[j, 2:]
                         break
                     j += 1
-        return found
+        return found, payloads
+
+    def keys(self) -> Array:
+        """Every key, as sorted ``(n, 2)`` rows."""
+        import numpy as np
+
+        if not self.runs:
+            return np.empty((0, 2), np.uint64)
+        return _sorted(np.concatenate([run[:, :2] for run in self.runs]))
 
 
-def _sorted(data: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def _sorted(rows: Array) -> Array:
     import numpy as np
 
-    return data[np.lexsort((data[:, 1], data[:, 0]))]
+    return rows[np.lexsort((rows[:, 1], rows[:, 0]))]
 
 
 class KnownIds:
-    """The content of each game id the warehouse holds or the batch admits, as far
-    as :meth:`ask` was told of the ids about to be routed.
+    """The content of each game id seen -- stored, or added since the last
+    :meth:`committed` -- as far as :meth:`ask` was told of the ids about to be routed.
 
     >>> known = KnownIds()
     >>> known.add("g1", "aa" * 32)  # admitted into the batch
@@ -98,11 +128,13 @@ class KnownIds:
     """
 
     def __init__(self) -> None:
-        self.stored = _Runs()
-        #: Admitted since the last commit.
+        self.stored = KeyRuns(2)
+        #: Added since the last commit.
         self.uncommitted: dict[str, str] = {}
         #: What the last ask found, and what was committed since.
         self.answers: dict[str, bytes] = {}
+        #: The keys of the ids of the last ask.
+        self.keys: dict[str, bytes] = {}
 
     @classmethod
     def in_warehouse(cls, con: duckdb.DuckDBPyConnection) -> KnownIds:
@@ -112,7 +144,7 @@ class KnownIds:
         assert reader is not None
         for batch in reader:
             ids, digests = batch.column(0).to_pylist(), batch.column(1).to_pylist()
-            known.stored.add([(id_key(i), content_key(d)) for i, d in zip(ids, digests, strict=True)])
+            known._store(ids, digests)
         return known
 
     def __len__(self) -> int:
@@ -121,8 +153,10 @@ class KnownIds:
     def ask(self, ids: Iterable[str | None]) -> None:
         """Learn which of ``ids`` are known (the ids of the lines about to be routed)."""
         wanted = list({i for i in ids if i is not None and i not in self.uncommitted})
-        found = self.stored.find([id_key(i) for i in wanted])
-        self.answers = {i: c for i, c in zip(wanted, found, strict=True) if c is not None}
+        self.keys = dict(zip(wanted, map(key128, wanted), strict=True))
+        found, payloads = self.stored.lookup(list(self.keys.values()))
+        contents = payloads.astype(">u8")
+        self.answers = {wanted[i]: contents[i].tobytes() for i in found.nonzero()[0].tolist()}
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self.uncommitted or game_id in self.answers
@@ -143,21 +177,22 @@ class KnownIds:
 
     def committed(self) -> None:
         """The batch is in the warehouse: its ids join the stored ones."""
-        pairs = [(id_key(i), content_key(d)) for i, d in self.uncommitted.items()]
-        self.stored.add(pairs)
-        self.answers.update((i, c) for i, (_, c) in zip(self.uncommitted, pairs, strict=True))
+        self._store(list(self.uncommitted), list(self.uncommitted.values()))
+        self.answers.update((i, content_key(d)) for i, d in self.uncommitted.items())
         self.uncommitted = {}
 
+    def _store(self, ids: list[str], digests: list[str]) -> None:
+        keys = [self.keys.get(i) or key128(i) for i in ids]
+        self.stored.add(keys, words(b"".join(map(content_key, digests)), 2))
+
     def ids(self) -> KnownIdSet:
-        """The known ids as a set a worker can test lines against (id keys only)."""
+        """The known ids as a set a worker can test lines against (keys only)."""
         import numpy as np
 
-        keys = [run[:, :2] for run in self.stored.runs]
-        merged = np.concatenate(keys) if keys else np.empty((0, 2), np.uint64)
-        extra = [id_key(i) for i in self.uncommitted]
-        if extra:
-            merged = np.concatenate([merged, np.frombuffer(b"".join(extra), ">u8").reshape(-1, 2)])
-        return KnownIdSet(_sorted(merged.astype(np.uint64)))
+        keys = self.stored.keys()
+        if self.uncommitted:
+            keys = _sorted(np.concatenate([keys, words(b"".join(map(key128, self.uncommitted)), 2)]))
+        return KnownIdSet(keys)
 
 
 class KnownIdSet:
@@ -170,7 +205,7 @@ class KnownIdSet:
     (True, False, 1)
     """
 
-    def __init__(self, keys: np.ndarray[Any, Any]) -> None:
+    def __init__(self, keys: Array) -> None:
         self.keys = keys
 
     def __len__(self) -> int:
@@ -181,7 +216,7 @@ class KnownIdSet:
             return False
         import numpy as np
 
-        high, low = np.frombuffer(id_key(game_id), ">u8").astype(np.uint64)
+        high, low = words(key128(game_id), 2)[0]
         at = int(np.searchsorted(self.keys[:, 0], high))
         while at < len(self.keys) and self.keys[at, 0] == high:
             if self.keys[at, 1] == low:
