@@ -41,6 +41,7 @@ from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -726,11 +727,11 @@ def _load_on(
 def numbered_by_blocks(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
     """The splits with the number of their first line, from the newlines of each
     ``NEWLINE_BLOCK`` bytes of their files (each split starts where a block does)."""
+    before = {path: [0, *accumulate(counts)] for path, counts in newlines.items()}
     out = []
     for split in splits:
         assert split.start % NEWLINE_BLOCK == 0
-        before = sum(newlines[split.file.path][: split.start // NEWLINE_BLOCK])
-        out.append(replace(split, first_line=before + 1))
+        out.append(replace(split, first_line=before[split.file.path][split.start // NEWLINE_BLOCK] + 1))
     return out
 
 
