@@ -23,7 +23,7 @@ from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
-    count_lines,
+    hashed_inputs,
     load_dask,
     numbered,
     prepare_split,
@@ -33,7 +33,7 @@ from pipeline.warehouse.dask_engine import (
     write_split,
 )
 from pipeline.warehouse.ddl import table_names
-from pipeline.warehouse.load import LoadSummary, _input_file
+from pipeline.warehouse.load import LoadSummary
 
 distributed = pytest.importorskip("distributed")
 
@@ -68,14 +68,22 @@ def client() -> Any:
 
 
 def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path) -> None:
-    file = _input_file(str(games), tmp_path)
-    for size in (1000, 7919, 1 << 20):
-        splits = splits_of([file], size)
-        splits = numbered(splits, [count_lines(s) for s in splits])
-        got = [pair for s in splits for pair in split_lines(s)]
-        from pipeline.sources import iter_lines
+    """Splits start on blocks of 64 KiB; a line that begins a block belongs to the split
+    starting there, one that crosses it to the split before, and each keeps its number."""
+    from pipeline.sources import iter_lines
 
-        assert got == list(iter_lines(str(games)))
+    block = 1 << 16
+    edges = tmp_path / "edges.jsonl"
+    lines = [b"x" * (block - 1), b"y" * 10, b"", b"z" * (block - 13), b"w" * (3 * block)]
+    edges.write_bytes(b"\n".join(lines) + b"\n")  # a line begins at each of the first blocks
+    for path in (games, edges):
+        files, newlines = hashed_inputs([str(path)])
+        for size in (1, block + 1, 1 << 20):
+            splits = numbered(splits_of(files, size), newlines)
+            assert all(s.start % block == 0 for s in splits)
+            got = [pair for s in splits for pair in split_lines(s)]
+            assert got == list(iter_lines(str(path)))
+        assert len(splits_of(files, 1)) > 3
 
 
 def _rows(wh: Warehouse, table: str) -> list[tuple[Any, ...]]:
@@ -155,9 +163,8 @@ def test_the_pure_functions_write_what_the_dask_engine_writes(
 
     dataset = tmp_path / "dataset"
     spread = load_dask([str(games)], dataset, client=client, split_bytes=50_000)
-    files = [_input_file(str(games), tmp_path)]
-    splits = splits_of(files, 50_000)
-    splits = numbered(splits, [count_lines(s) for s in splits])
+    files, newlines = hashed_inputs([str(games)])
+    splits = numbered(splits_of(files, 50_000), newlines)
     prepared = [prepare_split(s) for s in splits]
     summary = LoadSummary(1, "recipe", files)
     routings = route([p.facts for p in prepared], summary)

@@ -118,7 +118,10 @@ class PreparedSplit:
 
 
 def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES) -> list[Split]:
-    """Byte ranges of the inputs (line numbers not yet known: see :func:`count_lines`)."""
+    """Byte ranges of the inputs, each starting where a block of ``NEWLINE_BLOCK`` bytes
+    does (``split_bytes`` is rounded up to whole blocks); line numbers not yet known:
+    see :func:`numbered`."""
+    split_bytes = -(-split_bytes // NEWLINE_BLOCK) * NEWLINE_BLOCK
     out: list[Split] = []
     for file in files:
         if file.path.endswith(COMPRESSED) or file.size <= split_bytes:
@@ -130,31 +133,31 @@ def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES) -> lis
     return out
 
 
-def count_lines(split: Split) -> int:
-    """Newlines in the split's byte range (a compressed input: its lines)."""
-    if split.start == 0 and split.end == -1:
-        return 0  # first (and only) split of its file: nothing after it needs its count
-    with open(split.file.path, "rb") as stream:
-        stream.seek(split.start)
-        left = split.end - split.start
-        count = 0
-        while left > 0 and (block := stream.read(min(left, 1 << 22))):
-            count += block.count(b"\n")
-            left -= len(block)
-        return count
+def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
+    """Each input hashed, and the newlines of each ``NEWLINE_BLOCK`` bytes of the
+    uncompressed ones, counted in the same pass, by path (workers may run elsewhere,
+    in another folder: paths are absolute, names stay as given)."""
+    files = []
+    newlines: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
+        for name in paths:
+            blocks: list[int] = []
+            file = _input_file(name, Path(spool), None if name.endswith(COMPRESSED) else blocks)
+            files.append(replace(file, path=os.path.abspath(file.path)))
+            newlines[files[-1].path] = blocks
+    return files, newlines
 
 
-def numbered(splits: list[Split], counts: list[int]) -> list[Split]:
-    """The splits with the number of their first line: a split's lines start after
-    the first newline at or after its start (the start itself when a line begins there)."""
+def numbered(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
+    """The splits with the number of their first line, from the newlines of each
+    ``NEWLINE_BLOCK`` bytes of their files (:func:`hashed_inputs`): a split's lines
+    start after the first newline at or after its start (the start itself when a
+    line begins there)."""
+    before = {path: [0, *accumulate(counts)] for path, counts in newlines.items()}
     out = []
-    newlines = 0
-    previous: InputFile | None = None
-    for split, count in zip(splits, counts, strict=True):
-        if split.file is not previous:
-            newlines, previous = 0, split.file
-        out.append(Split(split.index, split.file, split.start, split.end, newlines + 1))
-        newlines += count
+    for split in splits:
+        assert split.start % NEWLINE_BLOCK == 0
+        out.append(replace(split, first_line=before[split.file.path][split.start // NEWLINE_BLOCK] + 1))
     return out
 
 
@@ -657,7 +660,7 @@ def load_dask(
     closing: threading.Thread | None = None
     staging: Path | None = None
     try:
-        files, newlines = _hashed(inputs)
+        files, newlines = hashed_inputs(inputs)
         summary = LoadSummary(1, str(directory), files)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
@@ -678,21 +681,6 @@ def load_dask(
     return summary
 
 
-def _hashed(inputs: list[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
-    """Each input hashed, and the newlines of each block of the uncompressed ones,
-    counted in the same pass, by path (workers may run elsewhere, in another
-    folder: paths are absolute, names stay as given)."""
-    files = []
-    newlines: dict[str, list[int]] = {}
-    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        for name in inputs:
-            blocks: list[int] = []
-            file = _input_file(name, Path(spool), None if name.endswith(COMPRESSED) else blocks)
-            files.append(replace(file, path=os.path.abspath(file.path)))
-            newlines[files[-1].path] = blocks
-    return files, newlines
-
-
 def _load_on(
     dask: Any,
     files: list[InputFile],
@@ -707,8 +695,7 @@ def _load_on(
         total = sum(f.size for f in files)
         workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
-    split_bytes = -(-split_bytes // NEWLINE_BLOCK) * NEWLINE_BLOCK  # splits start where a block does
-    splits = numbered_by_blocks(splits_of(files, split_bytes), newlines)
+    splits = numbered(splits_of(files, split_bytes), newlines)
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
     from pipeline.parallel import collector_paused
 
@@ -722,17 +709,6 @@ def _load_on(
     ]
     summary.batches = len(written)
     dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
-
-
-def numbered_by_blocks(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
-    """The splits with the number of their first line, from the newlines of each
-    ``NEWLINE_BLOCK`` bytes of their files (each split starts where a block does)."""
-    before = {path: [0, *accumulate(counts)] for path, counts in newlines.items()}
-    out = []
-    for split in splits:
-        assert split.start % NEWLINE_BLOCK == 0
-        out.append(replace(split, first_line=before[split.file.path][split.start // NEWLINE_BLOCK] + 1))
-    return out
 
 
 def _facts_of(staged: StagedSplit) -> bytes:
