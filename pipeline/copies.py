@@ -15,6 +15,8 @@ entry per distinct hand seen.
 ['duplicate_game']
 >>> [(v.code, v.hand) for v in t.check("c", "c.egn", None, ["x", None, "z"])]
 [('duplicate_hand', 0)]
+>>> [v.message[:33] for v in t.check(None, "d.egn", 3, ["w"]) + t.check(None, "e.egn", 3, ["w"])]
+["a copy of game 'line 3' (d.egn): "]
 """
 
 from __future__ import annotations
@@ -39,11 +41,17 @@ def fingerprints_of(record: dict[str, Any] | None, replay: Any) -> list[str | No
     return list(game.fingerprints(replay))
 
 
+#: A game's identity: its id, or (``line N``, file) for a game without one.
+Who = str | tuple[str, str | None]
+
+
 @dataclass(frozen=True, slots=True)
 class _Seen:
     game_id: str
     hand: int
     file: str | None
+    #: Who the game is: its id, or where it is when it has none.
+    who: Who
 
 
 @dataclass(slots=True)
@@ -51,33 +59,34 @@ class CopyTracker:
     """The first game each hand (by fingerprint) was seen in, and each game's fingerprints."""
 
     hands: dict[str, _Seen] = field(default_factory=dict)
-    #: The full fingerprint sequence of each game seen -> that game's id and file.
-    games: dict[tuple[str | None, ...], tuple[str, str | None]] = field(default_factory=dict)
+    #: The full fingerprint sequence of each game seen -> that game's name, file and identity.
+    games: dict[tuple[str | None, ...], tuple[str, str | None, Who]] = field(default_factory=dict)
 
     def check(
         self, game_id: str | None, file: str | None, line: int | None, prints: Sequence[str | None]
     ) -> list[Violation]:
         """The copy violations of one game; remembers its hands for the games after it."""
         name = game_id or f"line {line}"
+        who: Who = game_id if game_id is not None else (name, file)  # line 5 of a.egn is not line 5 of b.egn
         key = tuple(p for p in prints if p is not None)
         if not key:
             return []
         first = self.games.get(key)
-        if first is not None and first[0] != name:
+        if first is not None and first[2] != who:
             message = (
                 f"a copy of game {first[0]!r}{_in(first[1])}: its {len(key)} played hand(s) are the same play, "
                 "in order; statistics count them once"
             )
             return [Violation("duplicate_game", message, game_id, None, "hands", file, line)]
-        self.games.setdefault(key, (name, file))
+        self.games.setdefault(key, (name, file, who))
         found = []
         for hand, fingerprint in enumerate(prints):
             if fingerprint is None:
                 continue
             seen = self.hands.get(fingerprint)
             if seen is None:
-                self.hands[fingerprint] = _Seen(name, hand, file)
-            elif seen.game_id != name:
+                self.hands[fingerprint] = _Seen(name, hand, file, who)
+            elif seen.who != who:
                 message = (
                     f"hand {hand}: the same play as hand {seen.hand} of game {seen.game_id!r}{_in(seen.file)}; "
                     "statistics count it once"

@@ -178,3 +178,14 @@ def test_a_folder_stands_for_its_input_files(tmp_path: Path) -> None:
     empty.mkdir()
     result = run("validate", str(empty))
     assert result.returncode == 2 and "a folder with no input files" in result.stderr
+
+
+def test_games_without_an_id_at_the_same_line_of_two_files_are_two_games(tmp_path: Path) -> None:
+    """Such games are named by their line; the same line number in another file is
+    another game, so a copy between them is a copy (it went unseen before)."""
+    anonymous = {k: v for k, v in CLEAN[0].items() if k != "game_id"}
+    first = write(tmp_path / "a.jsonl", jsonl(anonymous))
+    second = write(tmp_path / "b.jsonl", jsonl(anonymous))
+    result = run("validate", first, second, "--json")
+    assert result.returncode == 1, result.stderr
+    assert json.loads(result.stdout)["by_code"].get("duplicate_game") == 1
