@@ -202,3 +202,18 @@ def test_the_command_s_own_local_cluster_loads_what_a_given_cluster_loads(
     with Warehouse.open(given) as a, Warehouse.open(own) as b:
         for table in table_names():
             assert _rows(a, table) == _rows(b, table), table
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_stream_is_refused_before_anything_is_read_or_written(tmp_path: Path) -> None:
+    """The workers open the inputs themselves: standard input or a FIFO, read once by
+    the client, would be gone for them."""
+    from cli import run
+
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    for source in (str(fifo), "-"):
+        result = run("load", source, "--engine", "dask", "--db", str(tmp_path / "out"), stdin=b"")
+        assert result.returncode == 2, result.stderr
+        assert "save it to a file first" in result.stderr and "Traceback" not in result.stderr
+        assert not (tmp_path / "out").exists()

@@ -646,14 +646,18 @@ def load_dask(
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
     one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core)."""
-    from pipeline.sources import STDIN, expand_inputs
+    from pipeline.sources import expand_inputs, is_stream
 
     target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
     inputs = expand_inputs(paths)
-    if STDIN in inputs:
-        raise WarehouseError("--engine dask reads files, not standard input")
+    # the workers open the inputs themselves: a stream read once here would be gone for them
+    streams = [p for p in inputs if is_stream(p)]
+    if streams:
+        raise WarehouseError(
+            f"{streams[0]}: --engine dask reads files, not standard input, a pipe or a FIFO; save it to a file first"
+        )
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)
     opening = session.open_in_background()  # a local cluster starts while the inputs are hashed
