@@ -90,12 +90,9 @@ class KeyRuns:
             found |= hit
             payloads[hit] = run[at[hit], 2:]
             for i in np.flatnonzero(high & ~hit).tolist():  # another key shares the high half: look past it
-                j = int(at[i]) + 1
-                while j < len(run) and run[j, 0] == wanted[i, 0]:
-                    if run[j, 1] == wanted[i, 1]:
-                        found[i], payloads[i] = True, run[j, 2:]
-                        break
-                    j += 1
+                j = _row_of(run, int(at[i]), wanted[i, 0], wanted[i, 1])
+                if j >= 0:
+                    found[i], payloads[i] = True, run[j, 2:]
         return found, payloads
 
     def keys(self) -> Array:
@@ -105,6 +102,16 @@ class KeyRuns:
         if not self.runs:
             return np.empty((0, 2), np.uint64)
         return _sorted(np.concatenate([run[:, :2] for run in self.runs]))
+
+
+def _row_of(rows: Array, at: int, high: Any, low: Any) -> int:
+    """The row of key (high, low) among sorted rows, looking from ``at`` (the first
+    row whose high half is not below it) over the rows sharing its high half; -1."""
+    while at < len(rows) and rows[at, 0] == high:
+        if rows[at, 1] == low:
+            return at
+        at += 1
+    return -1
 
 
 def _sorted(rows: Array) -> Array:
@@ -217,9 +224,4 @@ class KnownIdSet:
         import numpy as np
 
         high, low = words(key128(game_id), 2)[0]
-        at = int(np.searchsorted(self.keys[:, 0], high))
-        while at < len(self.keys) and self.keys[at, 0] == high:
-            if self.keys[at, 1] == low:
-                return True
-            at += 1
-        return False
+        return _row_of(self.keys, int(np.searchsorted(self.keys[:, 0], high)), high, low) >= 0
