@@ -15,20 +15,16 @@ hash is expected after some 10**19 games.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from pipeline.keytable import key128
 
 if TYPE_CHECKING:
     import duckdb
     import numpy as np
 
     Array = np.ndarray[Any, Any]
-
-
-def key128(text: str) -> bytes:
-    """128 bits of a text (BLAKE2b)."""
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def content_key(digest: str) -> bytes:
