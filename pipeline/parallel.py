@@ -111,6 +111,19 @@ def in_workers(
 PRELOAD = ["pipeline.warehouse.dask_engine", "polars", "pyarrow", "pandera.polars", "numba"]
 
 
+#: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
+#: thread per core in every worker.
+WORKER_ENV = {"POLARS_MAX_THREADS": "1"}
+
+
+def start_fresh_server() -> None:
+    """Start the server that fresh workers (``in_workers(fresh=True)``) are forked
+    from, now: its imports, about a second, then overlap what the caller does
+    before it needs workers (hashing the inputs, opening the warehouse)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        start_fork_server(PRELOAD, WORKER_ENV)
+
+
 def _context(fresh: bool) -> multiprocessing.context.BaseContext:
     methods = multiprocessing.get_all_start_methods()
     wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")

@@ -45,6 +45,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pipeline.parallel import WORKER_ENV
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
@@ -74,9 +75,6 @@ MARKER = "load.json"
 SPLIT_BYTES = 64 << 20
 MIN_SPLIT_BYTES = 1 << 20
 COMPRESSED = (".gz", ".zst")
-#: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
-#: thread per core in every worker.
-WORKER_ENV = {"POLARS_MAX_THREADS": "1"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,7 +771,12 @@ class _client:
         return self.client
 
     def open_in_background(self) -> Future[Any]:
-        """:meth:`open` on a thread (a local cluster takes about a second to start)."""
+        """:meth:`open` on a thread (a local cluster takes about a second to start).
+        A local cluster's worker server starts first, here: its imports, the
+        longest part of the start, then overlap this thread's import of
+        distributed and the caller's hashing of the inputs."""
+        if self.given is None and self.scheduler is None:
+            _start_worker_server()
         self.opening = Future()
         threading.Thread(target=self._open_into, args=(self.opening,), name="tricklog-dask-open").start()
         return self.opening
@@ -813,13 +816,21 @@ def _forked_workers() -> Iterator[None]:
     import dask
     import distributed.utils
 
-    from pipeline.parallel import PRELOAD, start_fork_server
-
-    start_fork_server(["distributed", *PRELOAD], WORKER_ENV)
+    _start_worker_server()
     # else Dask would import every package it knows of here, to preload them all instead
     distributed.utils._forkserver_preload_set = True
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         yield
+
+
+def _start_worker_server() -> None:
+    """Start the fork server of a local cluster's workers, unless it runs already."""
+    import multiprocessing
+
+    from pipeline.parallel import PRELOAD, start_fork_server
+
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        start_fork_server(["distributed", *PRELOAD], WORKER_ENV)
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:

@@ -46,7 +46,7 @@ from pipeline.sources import (
     read_jsonl,
 )
 from pipeline.validate import check_format, reader_for
-from pipeline.violations import Violation
+from pipeline.violations import TricklogError, Violation
 from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.known import KnownIds
@@ -145,8 +145,13 @@ def load(
     for each input line read, ``on_batch`` with the run's counts after each
     committed batch."""
     check_format(fmt)
+    inputs = expand_inputs(paths)
+    if jobs > 1 and _any_jsonl(inputs, fmt):
+        from pipeline.parallel import start_fresh_server
+
+        start_fresh_server()  # the workers' imports overlap the hashing and the warehouse's opening
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        files = [_input_file(p, Path(spool)) for p in expand_inputs(paths)]
+        files = [_input_file(p, Path(spool)) for p in inputs]
         with _database_errors(db):
             con = connect(db, read_only=False)
             try:
@@ -155,6 +160,19 @@ def load(
                 return loader.run(fmt)
             finally:
                 con.close()
+
+
+def _any_jsonl(inputs: Sequence[str], fmt: str) -> bool:
+    """Whether any input is JSON Lines (read by workers).  A stream counts as one
+    unread (its first bytes go to the spool file as they are); one that cannot be
+    read counts as none here: reading it fails later, with its message."""
+    for path in inputs:
+        if is_stream(path):
+            return True
+        with contextlib.suppress(TricklogError, OSError):
+            if reader_for(path, fmt) is read_jsonl:
+                return True
+    return False
 
 
 @contextlib.contextmanager
