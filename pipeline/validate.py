@@ -1,9 +1,10 @@
 """Validating inputs: read every game, replay it, collect what is wrong.
 
 This is the library behind ``tricklog validate`` (and the first half of
-``tricklog load``).  Reading is streaming: one game in memory at a time, and
-only the ids and the hands' fingerprints seen so far are kept, to catch a
-repeated ``game_id`` and copies of games and hands (``pipeline.copies``).
+``tricklog load``).  Reading is streaming: a chunk of games in memory at a
+time, and only 128-bit keys of the games and distinct hands seen so far are
+kept, to catch a repeated ``game_id`` and copies of games and hands
+(``pipeline.copies``: under 100 bytes a distinct hand).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -16,10 +17,12 @@ repeated ``game_id`` and copies of games and hands (``pipeline.copies``).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from pipeline.games import Replay, importers, installed, replay_item
 from pipeline.sources import (
@@ -33,8 +36,14 @@ from pipeline.sources import (
 )
 from pipeline.violations import TricklogError, Violation
 
+if TYPE_CHECKING:
+    from pipeline.copies import Found
+
 #: ``--from`` for a JSON Lines file of records (any installed game's format).
 JSONL = "jsonl"
+#: Games checked for repeats and copies together: their keys are looked up in
+#: one kernel call, so the work per game stays a few Python operations.
+REPEATS_CHUNK = 2000
 
 
 @dataclass(slots=True)
@@ -150,7 +159,23 @@ def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iter
     ``replay`` is then a digest and its ``record`` is not kept.  With one job too,
     JSON Lines are replayed a chunk at a time into digests, so that a game's
     fast path (``Game.fast_check``) clears clean games in bulk."""
-    return _with_repeats(_replay_files(_existing_inputs(paths, fmt), fmt, jobs))
+    files = _existing_inputs(paths, fmt)
+    return _with_repeats(_replay_files(files, fmt, jobs), compiled=_large(files))
+
+
+def _large(files: list[str]) -> bool:
+    """Whether inputs are large enough together for compiled lookups of repeats
+    and copies (``FAST_PATH_MIN_BYTES``: below, loading numba costs more than it
+    saves); standard input is assumed to be."""
+    from pipeline.parallel import FAST_PATH_MIN_BYTES
+
+    total = 0
+    for path in files:
+        try:
+            total += os.stat(path).st_size
+        except OSError:
+            return True
+    return total >= FAST_PATH_MIN_BYTES
 
 
 Replayed = tuple[SourceItem, Replay | None, list[Violation]]
@@ -179,31 +204,44 @@ def _replay_each(items: Iterable[SourceItem]) -> Iterator[Replayed]:
             yield item, *replay_item(item)
 
 
-def _with_repeats(replayed: Iterable[Replayed]) -> Iterator[CheckedGame]:
+def _with_repeats(
+    replayed: Iterable[Replayed], compiled: bool = False, chunk: int = REPEATS_CHUNK
+) -> Iterator[CheckedGame]:
     """Each replayed item as a checked game; a game id seen before is a ``duplicate_game``,
-    and so is a copy of another game's hands; a hand seen in another game a ``duplicate_hand``."""
+    and so is a copy of another game's hands; a hand seen in another game a ``duplicate_hand``.
+    Items are checked ``chunk`` at a time (``compiled``: by numba's machine code,
+    loaded now, before any worker process is forked)."""
     from pipeline.copies import CopyTracker, fingerprints_of
 
-    seen: set[str] = set()
-    copies = CopyTracker()
-    for item, replay, violations in replayed:
+    copies = CopyTracker(compiled)
+    items = iter(replayed)
+    while batch := list(islice(items, chunk)):
+        games = [
+            (replay.game_id, item.file, item.line, fingerprints_of(item.record, replay))
+            for item, replay, _ in batch
+            if replay is not None
+        ]
+        yield from _checked(batch, copies.check(games))
+
+
+def _checked(batch: list[Replayed], found: dict[int, Found]) -> Iterator[CheckedGame]:
+    """The items of a chunk as checked games, with what the tracker found of the
+    games among them (by their index among the games)."""
+    games = 0
+    for item, replay, violations in batch:
         if replay is None:
             yield CheckedGame(item, None, violations)
             continue
-        game_id = replay.game_id
-        duplicate = game_id is not None and game_id in seen
-        if duplicate:
-            message = f"game_id {game_id!r} was already seen earlier in the input"
-            violations.insert(
-                0, Violation("duplicate_game", message, game_id, None, "game_id", item.file, item.line)
-            )
+        hit = found.get(games)
+        games += 1
+        if hit is None:
+            yield CheckedGame(item, replay, violations)
+        elif hit.duplicate:
+            violations[:0] = hit.violations
+            yield CheckedGame(item, replay, violations, True)
         else:
-            if game_id is not None:
-                seen.add(game_id)
-            violations.extend(
-                copies.check(game_id, item.file, item.line, fingerprints_of(item.record, replay))
-            )
-        yield CheckedGame(item, replay, violations, duplicate)
+            violations.extend(hit.violations)
+            yield CheckedGame(item, replay, violations)
 
 
 def validate(

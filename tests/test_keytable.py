@@ -39,7 +39,9 @@ def test_answers_as_a_dict(compiled: bool, batches: list[list[tuple[int, int, in
         assert insert(table, batch) == model_insert(model, batch)
         assert len(table) == len(model) <= MAX_LOAD * len(table.hi)
     stored = table.payload >= 0
-    found = zip(table.hi[stored].tolist(), table.lo[stored].tolist(), table.payload[stored].tolist(), strict=True)
+    found = zip(
+        table.hi[stored].tolist(), table.lo[stored].tolist(), table.payload[stored].tolist(), strict=True
+    )
     assert {(hi, lo): payload for hi, lo, payload in found} == model
 
 
