@@ -32,7 +32,7 @@ from pipeline.warehouse.dask_engine import (
     splits_of,
     write_split,
 )
-from pipeline.warehouse.ddl import table_names
+from pipeline.warehouse.ddl import WarehouseError, table_names
 from pipeline.warehouse.load import LoadSummary
 
 distributed = pytest.importorskip("distributed")
@@ -217,3 +217,6 @@ def test_a_stream_is_refused_before_anything_is_read_or_written(tmp_path: Path) 
         assert result.returncode == 2, result.stderr
         assert "save it to a file first" in result.stderr and "Traceback" not in result.stderr
         assert not (tmp_path / "out").exists()
+    # the recipe for other engines (docs/scale-out.md) starts from hashed_inputs: refused there too
+    with pytest.raises(WarehouseError, match="save it to a file first"):
+        hashed_inputs([str(fifo)])

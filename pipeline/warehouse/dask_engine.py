@@ -135,15 +135,27 @@ def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list
     """Each input hashed, and the newlines of each ``NEWLINE_BLOCK`` bytes of the
     uncompressed ones, counted in the same pass, by path (workers may run elsewhere,
     in another folder: paths are absolute, names stay as given)."""
+    refuse_streams(paths)
     files = []
     newlines: dict[str, list[int]] = {}
-    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
-        for name in paths:
-            blocks: list[int] = []
-            file = _input_file(name, Path(spool), None if name.endswith(COMPRESSED) else blocks)
-            files.append(replace(file, path=os.path.abspath(file.path)))
-            newlines[files[-1].path] = blocks
+    for name in paths:
+        blocks: list[int] = []
+        file = _input_file(name, None, None if name.endswith(COMPRESSED) else blocks)
+        files.append(replace(file, path=os.path.abspath(file.path)))
+        newlines[files[-1].path] = blocks
     return files, newlines
+
+
+def refuse_streams(paths: Sequence[str]) -> None:
+    """Files only: the workers open the inputs themselves, and a stream (standard
+    input, a pipe, a FIFO) read once here would be gone for them."""
+    from pipeline.sources import is_stream
+
+    streams = [p for p in paths if is_stream(p)]
+    if streams:
+        raise WarehouseError(
+            f"{streams[0]}: --engine dask reads files, not standard input, a pipe or a FIFO; save it to a file first"
+        )
 
 
 def numbered(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
@@ -644,18 +656,13 @@ def load_dask(
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
     one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core)."""
-    from pipeline.sources import expand_inputs, is_stream
+    from pipeline.sources import expand_inputs
 
     target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
     inputs = expand_inputs(paths)
-    # the workers open the inputs themselves: a stream read once here would be gone for them
-    streams = [p for p in inputs if is_stream(p)]
-    if streams:
-        raise WarehouseError(
-            f"{streams[0]}: --engine dask reads files, not standard input, a pipe or a FIFO; save it to a file first"
-        )
+    refuse_streams(inputs)  # before a cluster starts
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)
     opening = session.open_in_background()  # a local cluster starts while the inputs are hashed

@@ -194,12 +194,14 @@ def _database_errors(db: str | Path) -> Iterator[None]:
 NEWLINE_BLOCK = 1 << 16
 
 
-def _input_file(name: str, spool: Path, newlines: list[int] | None = None) -> InputFile:
-    """Hash an input (stdin is first copied to a spool file, to be hashed and read).
+def _input_file(name: str, spool: Path | None, newlines: list[int] | None = None) -> InputFile:
+    """Hash an input (stdin is first copied to a ``spool`` file, to be hashed and read;
+    without a spool folder the caller has refused streams).
     ``newlines``, when given, gets the number of newlines of each ``NEWLINE_BLOCK``
     bytes of the file, counted as it is hashed (the Dask engine numbers its splits' lines so)."""
     path = name
     if is_stream(name):  # stdin, a pipe, a FIFO: read once, into a spool file, to be hashed and read
+        assert spool is not None, "streams are refused before hashing without a spool"
         path = _spool(name, spool)
     digest = hashlib.sha256()
     size = 0
