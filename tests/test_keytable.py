@@ -3,12 +3,15 @@ and tells apart keys that share their high or their low 64 bits."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.keytable import MAX_LOAD, KeyTable, key128, split_keys
+from pipeline import keytable
+from pipeline.keytable import MAX_LOAD, KeyTable, insert_rows, kernel, key128, split_keys
 
 #: Few high and low halves: keys share one half or the other all the time, and
 #: small numbers hash to neighbouring slots unless the table mixes their bits.
@@ -66,3 +69,11 @@ def test_keys_are_read_big_endian() -> None:
     hi, lo = split_keys(bytes(range(16)) + key128("a"))
     assert (hi[0], lo[0]) == (0x0001020304050607, 0x08090A0B0C0D0E0F)
     assert key128("a") == key128(b"a") and key128("\ud800") != key128("\ud801")
+
+
+def test_without_numba_the_plain_function_does_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(keytable, "_COMPILED", [])
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba fails
+    assert kernel(True) is insert_rows
+    table = KeyTable(compiled=True)
+    assert table.insert_or_get(*split_keys(key128("a") * 2), [1, 2]).tolist() == [-1, 1]
