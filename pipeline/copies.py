@@ -13,7 +13,7 @@ Nothing is kept per game or hand as a Python object: a run may see millions of
 each, and a dict of strings cost about 200 bytes a hand.  The tracker works a
 chunk of games at a time, with three :class:`~pipeline.keytable.KeyTable` of
 128-bit keys -- every game's identity, every distinct sequence of fingerprints,
-every distinct hand -- looked up and added in one kernel call each, in input
+every distinct hand -- looked up and added in a few numpy calls each, in input
 order, so a copy within the chunk is found as it would be game by game.  Only
 what a message needs of a game (its name, file and identity) is kept, packed
 in arrays: 45 to 85 bytes a distinct hand in all (of 10-hand games; the
@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import Any
 
 import numpy as np
@@ -111,13 +112,13 @@ class CopyTracker:
     distinct hand seen, as 128-bit keys; and what a message names of the games
     that could be the first copy of something (:class:`_Games`)."""
 
-    def __init__(self, compiled: bool = False) -> None:
+    def __init__(self) -> None:
         #: Identity -> the number of the first game with it (its ordinal in the run).
-        self.whos = KeyTable(compiled)
-        #: Fingerprint sequence -> the first game with it (its number in ``games``).
-        self.sequences = KeyTable(compiled)
+        self.whos = KeyTable()
+        #: Fingerprint sequence -> the first game with it (its ordinal).
+        self.sequences = KeyTable()
         #: Hand -> its first copy (its number in ``games.first_hand`` numbering).
-        self.hands = KeyTable(compiled)
+        self.hands = KeyTable()
         self.games = _Games()
         self.seen = 0
 
@@ -136,10 +137,17 @@ class CopyTracker:
         if not checked.games:
             return found
         whose = who[checked.games].tolist()
-        numbers, first_hands = self.games.add(games, checked, whose)
-        copied = self._sequences(games, checked, numbers, whose, found)
+        start = self.seen - len(games)
+        firsts = self._first_games(checked, start)
+        copied = [first >= 0 and self._who(first, who, start) != whose[k] for k, first in enumerate(firsts)]
+        first_hands = self.games.add(games, checked, start, whose, copied)
+        self._copied_games(games, checked, firsts, copied, found)
         self._hands(games, checked, first_hands, copied, whose, found)
         return found
+
+    def _who(self, ordinal: int, who: I64, start: int) -> int:
+        """The identity of a game kept earlier, or of this chunk (``start``: its first ordinal)."""
+        return int(who[ordinal - start]) if ordinal >= start else self.games.who[self.games.row(ordinal)]
 
     def _identities(self, games: Sequence[GameHands], found: dict[int, Found]) -> I64:
         """Each game's identity (the number of the first game with it); a repeated id is found."""
@@ -156,37 +164,40 @@ class CopyTracker:
                 )
         return np.where(before >= 0, before, ordinals)
 
-    def _sequences(
-        self,
-        games: Sequence[GameHands],
-        checked: _Checked,
-        numbers: I64,
-        whose: list[int],
-        found: dict[int, Found],
-    ) -> list[bool]:
-        """Whether each checked game copies an earlier game of another identity
-        (found); a new sequence is kept with its game."""
+    def _first_games(self, checked: _Checked, start: int) -> list[int]:
+        """For each checked game, the ordinal of the first game with its sequence of
+        fingerprints (-1: it is the first; its sequence is kept with its ordinal)."""
         ends = np.cumsum(checked.counts) * 16
         view = memoryview(checked.keys)
         keys = b"".join(
-            [key128(view[a:b]) for a, b in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True)]
+            [
+                blake2b(view[a:b], digest_size=16).digest()
+                for a, b in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True)
+            ]
         )
-        before = self.sequences.insert_or_get(*split_keys(keys), numbers)
-        copied = [False] * len(checked.games)
-        for k in np.flatnonzero(before >= 0).tolist():
-            first = int(before[k])
-            if self.games.who[first] != whose[k]:
-                copied[k] = True
-                i = checked.games[k]
-                name, file = self.games.named(first)
-                message = (
-                    f"a copy of game {name!r}{_in(file)}: its {checked.counts[k]} played hand(s) are the same play, "
-                    "in order; statistics count them once"
-                )
-                found[i] = Found(
-                    False, [Violation("duplicate_game", message, games[i][0], None, "hands", *games[i][1:3])]
-                )
-        return copied
+        ordinals = np.array(checked.games, np.int64) + start
+        firsts: list[int] = self.sequences.insert_or_get(*split_keys(keys), ordinals).tolist()
+        return firsts
+
+    def _copied_games(
+        self,
+        games: Sequence[GameHands],
+        checked: _Checked,
+        firsts: list[int],
+        copied: list[bool],
+        found: dict[int, Found],
+    ) -> None:
+        """A ``duplicate_game`` for each checked game that copies an earlier game of another identity."""
+        for k in [k for k, c in enumerate(copied) if c]:
+            i = checked.games[k]
+            name, file = self.games.named(self.games.row(firsts[k]))
+            message = (
+                f"a copy of game {name!r}{_in(file)}: its {checked.counts[k]} played hand(s) are the same play, "
+                "in order; statistics count them once"
+            )
+            found[i] = Found(
+                False, [Violation("duplicate_game", message, games[i][0], None, "hands", *games[i][1:3])]
+            )
 
     def _hands(
         self,
@@ -199,11 +210,12 @@ class CopyTracker:
     ) -> None:
         """Each hand of the checked games that are not copies: a hand first seen in
         a game of another identity is found; a new one is kept."""
-        keep = np.repeat(~np.array(copied, bool), checked.counts)
+        kept = ~np.array(copied, bool)
+        keep = np.repeat(kept, checked.counts)
         owner = np.repeat(np.arange(len(checked.games)), checked.counts)[keep]
         positions = np.array(checked.positions, np.int64)[keep]
         hi, lo = split_keys(checked.keys)
-        numbers = np.repeat(first_hands, checked.counts)[keep] + positions
+        numbers = np.repeat(first_hands, np.array(checked.counts)[kept]) + positions
         before = self.hands.insert_or_get(hi[keep], lo[keep], numbers)
         for j in np.flatnonzero(before >= 0).tolist():
             first, k = int(before[j]), int(owner[j])
@@ -227,30 +239,34 @@ def _to_check(games: Sequence[GameHands], found: dict[int, Found]) -> _Checked:
     checked = _Checked([], [], [], [], b"")
     prints: list[str] = []
     for i, (_, _, _, hands) in enumerate(games):
-        if i in found:
+        if i in found or not hands:
             continue
-        present = [p for p in hands if p is not None]
-        if not present:
-            continue
-        prints += present
-        if len(present) == len(hands):
-            checked.positions += range(len(hands))
+        if None in hands:
+            positions = [h for h, p in enumerate(hands) if p is not None]
+            if not positions:
+                continue
+            prints += [hands[h] for h in positions]  # type: ignore[misc]  # not None there
+            checked.positions += positions
+            checked.counts.append(len(positions))
         else:
-            checked.positions += [h for h, p in enumerate(hands) if p is not None]
+            prints += hands  # type: ignore[arg-type]  # no None in them
+            checked.positions += range(len(hands))
+            checked.counts.append(len(hands))
         checked.games.append(i)
-        checked.counts.append(len(present))
         checked.sizes.append(len(hands))
     checked.keys = hand_keys(prints) if prints else b""
     return checked
 
 
 class _Games:
-    """What a message names of each game checked for copies -- its name (id, or
-    ``line N``), file, identity -- and the number of its first hand (hands are
-    numbered across games), packed: one bytearray of the names' UTF-8, arrays of
-    numbers, and each file once."""
+    """What a message names of each game that could be the first copy of
+    something (checked for copies, and no copy itself) -- its name (id, or
+    ``line N``), file, identity -- with its ordinal in the run and the number
+    of its first hand (hands are numbered across these games), packed: one
+    bytearray of the names' UTF-8, arrays of numbers, and each file once."""
 
     def __init__(self) -> None:
+        self.ordinal = array("q")
         self.names = bytearray()
         self.name_ends = array("q")
         self.files: list[str | None] = []
@@ -262,26 +278,33 @@ class _Games:
 
     @property
     def nbytes(self) -> int:
-        columns = (self.name_ends, self.file, self.who, self.first_hand)
+        columns = (self.ordinal, self.name_ends, self.file, self.who, self.first_hand)
         return len(self.names) + sum(c.itemsize * len(c) for c in columns)
 
-    def add(self, games: Sequence[GameHands], checked: _Checked, whose: list[int]) -> tuple[I64, I64]:
-        """Keep the checked games of a chunk: their numbers here, and their first hands'."""
-        start = len(self.who)
+    def add(
+        self, games: Sequence[GameHands], checked: _Checked, start: int, whose: list[int], copied: list[bool]
+    ) -> I64:
+        """Keep the checked games of a chunk that are no copies (``start``: the
+        chunk's first ordinal); returns the numbers of their first hands."""
+        kept = [k for k, c in enumerate(copied) if not c]
+        chosen = [checked.games[k] for k in kept]
         names = [
             (game_id or f"line {line}").encode("utf-8", "surrogatepass")
-            for game_id, _, line, _ in (games[i] for i in checked.games)
+            for game_id, _, line, _ in (games[i] for i in chosen)
         ]
+        self.ordinal.extend([start + i for i in chosen])
+        self.name_ends.extend(np.cumsum([len(self.names), *map(len, names)])[1:].tolist())
         self.names += b"".join(names)
-        self.name_ends.extend(
-            (np.cumsum(list(map(len, names))) + (self.name_ends[-1] if start else 0)).tolist()
-        )
-        self.file.extend([self._file_number(games[i][1]) for i in checked.games])
-        self.who.extend(whose)
-        first_hands = np.cumsum([self.hands, *checked.sizes])
+        self.file.extend([self._file_number(games[i][1]) for i in chosen])
+        self.who.extend([whose[k] for k in kept])
+        first_hands = np.cumsum([self.hands, *(checked.sizes[k] for k in kept)])
         self.first_hand.extend(first_hands[:-1].tolist())
         self.hands = int(first_hands[-1])
-        return np.arange(start, len(self.who), dtype=np.int64), first_hands[:-1]
+        return first_hands[:-1]
+
+    def row(self, ordinal: int) -> int:
+        """Where a kept game is, by its ordinal in the run."""
+        return bisect_left(self.ordinal, ordinal)
 
     def _file_number(self, file: str | None) -> int:
         number = self.file_numbers.get(file)
@@ -291,13 +314,13 @@ class _Games:
         return number
 
     def named(self, game: int) -> tuple[str, str | None]:
-        """A game's name and file."""
+        """A kept game's name and file (``game``: its row)."""
         start = self.name_ends[game - 1] if game else 0
         name = self.names[start : self.name_ends[game]].decode("utf-8", "surrogatepass")
         return name, self.files[self.file[game]]
 
     def of_hand(self, hand: int) -> int:
-        """The game a hand (numbered across games) belongs to."""
+        """The row of the game a hand (numbered across kept games) belongs to."""
         return bisect_right(self.first_hand, hand) - 1
 
 

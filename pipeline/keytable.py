@@ -7,11 +7,11 @@ over three numpy arrays: the key's high and low 64 bits and an int64 payload,
 -1 marking an empty slot.  It doubles before a batch could take it above 70%
 full, so it holds 34 to 69 bytes a key.
 
-It is used a batch at a time (:meth:`KeyTable.insert_or_get`): one call walks
-the whole batch in a kernel, so a caller does no Python work per key.  The
-kernel is the plain Python function :func:`insert_rows`; for a large input it
-is compiled by numba (``compiled=True``: its machine code cached beside this
-file), while a small input runs it as it is and never imports numba.
+It is used a batch at a time (:meth:`KeyTable.insert_or_get`), in numpy
+operations over the whole batch: a round of probing moves every key still
+looking one slot on, so the work left in Python is a few calls a round, not
+one a key.  No numba: ``validate``'s main process, which keeps the tables,
+would pay over half a second loading it, before its workers could start.
 
 >>> table = KeyTable()
 >>> hi = np.array([1, 2, 1], np.uint64)
@@ -24,7 +24,6 @@ file), while a small input runs it as it is and never imports numba.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from hashlib import blake2b
 from typing import Any
 
@@ -33,8 +32,6 @@ import numpy.typing as npt
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
-#: The kernel's signature: the table's arrays, the rows to insert, where to write what was there.
-Kernel = Callable[[U64, U64, I64, U64, U64, I64, I64], int]
 
 #: A payload never stored: an empty slot's, and what :meth:`KeyTable.insert_or_get` gives for a new key.
 EMPTY = -1
@@ -46,70 +43,56 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 HALF = np.uint64(32)
 
 
+def _home(hi: U64, lo: U64, mask: np.uint64) -> I64:
+    """Each key's first slot (its bits mixed: keys are hashes, but a caller's may be small numbers)."""
+    mixed = ((hi * GOLDEN) ^ lo) * GOLDEN  # arrays wrap around silently
+    return ((mixed ^ (mixed >> HALF)) & mask).astype(np.int64)
+
+
 def insert_rows(
-    table_hi: U64, table_lo: U64, table_payload: I64, hi: U64, lo: U64, payload: I64, out: I64
-) -> int:
-    """Insert rows ``(hi, lo, payload)`` in order into a table with free slots
-    (its length a power of two), each new key with its payload; ``out`` gets
-    the payload stored before each row (an earlier row of the batch counts),
-    or -1 for a new key.  A row whose payload is -1 is an empty slot: it is
-    skipped, so a table's own arrays can be inserted into a larger table.
-    Returns the number of keys added."""
+    table_hi: U64, table_lo: U64, table_payload: I64, hi: U64, lo: U64, payload: I64
+) -> tuple[I64, int]:
+    """Insert rows ``(hi, lo, payload)``, as if one by one in order, into a table
+    with free slots for them all (its length a power of two): each new key with
+    its payload.  Returns the payload stored before each row (an earlier row of
+    the batch counts), or -1 for a new key, and the number of keys added.
+
+    Linear probing, a round for every key at once: a key finds its own in its
+    slot (found), or an empty slot (the first row there in the batch takes it,
+    the others look again at the same slot), or another key (it moves on)."""
     mask = np.uint64(len(table_hi) - 1)
-    wrap = len(table_hi) - 1
+    out = np.full(len(hi), EMPTY, np.int64)
+    slot = _home(hi, lo, mask)
+    rows = np.arange(len(hi))  # the rows still looking, in batch order
     added = 0
-    for i in range(len(hi)):
-        out[i] = EMPTY
-        if payload[i] < 0:
-            continue
-        h = hi[i]
-        low = lo[i]
-        mixed = ((h * GOLDEN) ^ low) * GOLDEN
-        slot = np.int64((mixed ^ (mixed >> HALF)) & mask)
-        while table_payload[slot] >= 0 and (table_hi[slot] != h or table_lo[slot] != low):
-            slot = (slot + 1) & wrap
-        if table_payload[slot] >= 0:
-            out[i] = table_payload[slot]
-        else:
-            table_hi[slot] = h
-            table_lo[slot] = low
-            table_payload[slot] = payload[i]
-            added += 1
-    return added
-
-
-_COMPILED: list[Kernel] = []
-
-
-def kernel(compiled: bool) -> Kernel:
-    """:func:`insert_rows`, compiled by numba when asked for and numba imports
-    (compiled once a machine: ``cache=True``).  The machine code is loaded at
-    once (a first call), so that processes forked after share it."""
-    if not compiled:
-        return insert_rows
-    if not _COMPILED:
-        try:
-            import numba
-        except ImportError:  # numba missing or broken: the plain function does it, slower
-            _COMPILED.append(insert_rows)
-        else:
-            compiled_rows = numba.njit(cache=True, nogil=True)(insert_rows)
-            keys, rows = np.zeros(0, np.uint64), np.zeros(0, np.int64)
-            compiled_rows(keys, keys, rows, keys, keys, rows, rows)  # loads the machine code now
-            _COMPILED.append(compiled_rows)
-    return _COMPILED[0]
+    while len(rows):
+        at = slot[rows]
+        there = table_payload[at]
+        taken = there >= 0
+        found = taken & (table_hi[at] == hi[rows]) & (table_lo[at] == lo[rows])
+        out[rows[found]] = there[found]
+        _, first = np.unique(at[~taken], return_index=True)  # the first row at each empty slot
+        new, into = rows[~taken][first], at[~taken][first]
+        table_hi[into], table_lo[into], table_payload[into] = hi[new], lo[new], payload[new]
+        added += len(new)
+        moving = rows[taken & ~found]
+        slot[moving] = (slot[moving] + 1) & int(mask)
+        waiting = np.ones(len(rows), bool)
+        waiting[found] = False
+        waiting[np.flatnonzero(~taken)[first]] = False
+        rows = rows[waiting]
+    return out, added
 
 
 class KeyTable:
     """128-bit keys, each stored once with the payload (>= 0) it came with."""
 
-    def __init__(self, compiled: bool = False, capacity: int = 1024) -> None:
+    def __init__(self, capacity: int = 1024) -> None:
         size = 1 << max(capacity - 1, 1).bit_length()
         self.hi: U64 = np.zeros(size, np.uint64)
         self.lo: U64 = np.zeros(size, np.uint64)
         self.payload: I64 = np.full(size, EMPTY, np.int64)
         self.count = 0
-        self._kernel = kernel(compiled)
 
     def __len__(self) -> int:
         return self.count
@@ -126,10 +109,9 @@ class KeyTable:
         if len(rows) and int(rows.min()) < 0:
             raise ValueError("a payload must be >= 0")
         self._make_room(len(rows))
-        out = np.empty(len(rows), np.int64)
-        hi, lo = np.ascontiguousarray(hi, np.uint64), np.ascontiguousarray(lo, np.uint64)
-        with np.errstate(over="ignore"):  # the slot's hash wraps around, as it does compiled
-            self.count += self._kernel(self.hi, self.lo, self.payload, hi, lo, rows, out)
+        hi, lo = np.asarray(hi, np.uint64), np.asarray(lo, np.uint64)
+        out, added = insert_rows(self.hi, self.lo, self.payload, hi, lo, rows)
+        self.count += added
         return out
 
     def _make_room(self, coming: int) -> None:
@@ -139,11 +121,11 @@ class KeyTable:
             size *= 2
         if size == len(self.hi):
             return
-        old = self.hi, self.lo, self.payload
+        stored = self.payload >= 0
+        old = self.hi[stored], self.lo[stored], self.payload[stored]
         self.hi, self.lo = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
         self.payload = np.full(size, EMPTY, np.int64)
-        with np.errstate(over="ignore"):
-            self._kernel(self.hi, self.lo, self.payload, *old, np.empty(len(old[0]), np.int64))
+        insert_rows(self.hi, self.lo, self.payload, *old)
 
 
 def key128(data: str | bytes | memoryview) -> bytes:

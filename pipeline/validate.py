@@ -17,7 +17,6 @@ kept, to catch a repeated ``game_id`` and copies of games and hands
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ if TYPE_CHECKING:
 #: ``--from`` for a JSON Lines file of records (any installed game's format).
 JSONL = "jsonl"
 #: Games checked for repeats and copies together: their keys are looked up in
-#: one kernel call, so the work per game stays a few Python operations.
+#: a few numpy calls, so the work per game stays a few Python operations.
 REPEATS_CHUNK = 2000
 
 
@@ -159,23 +158,7 @@ def check_inputs(paths: Sequence[str], fmt: str = "auto", jobs: int = 1) -> Iter
     ``replay`` is then a digest and its ``record`` is not kept.  With one job too,
     JSON Lines are replayed a chunk at a time into digests, so that a game's
     fast path (``Game.fast_check``) clears clean games in bulk."""
-    files = _existing_inputs(paths, fmt)
-    return _with_repeats(_replay_files(files, fmt, jobs), compiled=_large(files))
-
-
-def _large(files: list[str]) -> bool:
-    """Whether inputs are large enough together for compiled lookups of repeats
-    and copies (``FAST_PATH_MIN_BYTES``: below, loading numba costs more than it
-    saves); standard input is assumed to be."""
-    from pipeline.parallel import FAST_PATH_MIN_BYTES
-
-    total = 0
-    for path in files:
-        try:
-            total += os.stat(path).st_size
-        except OSError:
-            return True
-    return total >= FAST_PATH_MIN_BYTES
+    return _with_repeats(_replay_files(_existing_inputs(paths, fmt), fmt, jobs))
 
 
 Replayed = tuple[SourceItem, Replay | None, list[Violation]]
@@ -204,16 +187,13 @@ def _replay_each(items: Iterable[SourceItem]) -> Iterator[Replayed]:
             yield item, *replay_item(item)
 
 
-def _with_repeats(
-    replayed: Iterable[Replayed], compiled: bool = False, chunk: int = REPEATS_CHUNK
-) -> Iterator[CheckedGame]:
+def _with_repeats(replayed: Iterable[Replayed], chunk: int = REPEATS_CHUNK) -> Iterator[CheckedGame]:
     """Each replayed item as a checked game; a game id seen before is a ``duplicate_game``,
     and so is a copy of another game's hands; a hand seen in another game a ``duplicate_hand``.
-    Items are checked ``chunk`` at a time (``compiled``: by numba's machine code,
-    loaded now, before any worker process is forked)."""
+    Items are checked ``chunk`` at a time."""
     from pipeline.copies import CopyTracker, fingerprints_of
 
-    copies = CopyTracker(compiled)
+    copies = CopyTracker()
     items = iter(replayed)
     while batch := list(islice(items, chunk)):
         games = [

@@ -8,7 +8,6 @@ from __future__ import annotations
 import tracemalloc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +17,7 @@ from pipeline.copies import CopyTracker, GameHands, hand_keys
 from pipeline.keytable import key128
 from pipeline.parallel import ReplayDigest
 from pipeline.sources import SourceItem
-from pipeline.validate import _large, _with_repeats
+from pipeline.validate import _with_repeats
 from pipeline.violations import Violation
 
 # -- the model: validate's dicts before the key tables -------------------------------------------
@@ -137,16 +136,15 @@ def replayed(games: list[GameHands | None]) -> list[tuple[SourceItem, ReplayDige
     return out
 
 
-def checked(games: list[GameHands | None], compiled: bool, chunk: int) -> list[tuple[bool, list[Violation]]]:
-    return [(g.duplicate, g.violations) for g in _with_repeats(replayed(games), compiled, chunk)]
+def checked(games: list[GameHands | None], chunk: int) -> list[tuple[bool, list[Violation]]]:
+    return [(g.duplicate, g.violations) for g in _with_repeats(replayed(games), chunk)]
 
 
-@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("chunk", [1, 3, 2000])
-@settings(max_examples=120)
+@settings(max_examples=200)
 @given(games=INPUT)
-def test_finds_what_the_dicts_found(compiled: bool, chunk: int, games: list[GameHands | None]) -> None:
-    assert checked(games, compiled, chunk) == model(games)
+def test_finds_what_the_dicts_found(chunk: int, games: list[GameHands | None]) -> None:
+    assert checked(games, chunk) == model(games)
 
 
 def test_every_kind_of_copy_is_found_within_one_chunk_and_across_chunks() -> None:
@@ -173,7 +171,7 @@ def test_every_kind_of_copy_is_found_within_one_chunk_and_across_chunks() -> Non
         [],
     ]
     for chunk in (1, 2, 100):
-        assert checked(games, False, chunk) == expected
+        assert checked(games, chunk) == expected
 
 
 def test_hex_fingerprints_are_their_own_keys_and_others_are_hashed() -> None:
@@ -182,13 +180,6 @@ def test_hex_fingerprints_are_their_own_keys_and_others_are_hashed() -> None:
     mixed = hand_keys([hexes[0], "abc", hexes[0].upper()])
     assert mixed[:16] == bytes.fromhex(hexes[0]) and mixed[16:32] == key128("abc")
     assert mixed[32:] == key128(hexes[0].upper())
-
-
-def test_small_inputs_are_not_compiled(tmp_path: Any) -> None:
-    small = tmp_path / "small.jsonl"
-    small.write_text("{}\n")
-    assert not _large([str(small)])
-    assert _large([str(small), str(tmp_path / "standard input, say")])
 
 
 def synthetic_chunk(start: int, games: int, hands: int) -> list[GameHands]:
@@ -207,8 +198,8 @@ def synthetic_chunk(start: int, games: int, hands: int) -> list[GameHands]:
 def test_memory_is_tens_of_bytes_a_hand() -> None:
     """50,000 distinct games of 10 hands: the tracker's arrays, and all the memory
     it keeps once its chunks are done (no Python object per game or hand)."""
-    tracker = CopyTracker(compiled=True)
-    tracker.check(synthetic_chunk(0, 10, 10))  # the kernel loaded, the first arrays made
+    tracker = CopyTracker()
+    tracker.check(synthetic_chunk(0, 10, 10))  # the first arrays made
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for start in range(10, 50_010, 2000):

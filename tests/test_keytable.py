@@ -1,17 +1,14 @@
-"""The key table answers as a dict of its keys would, compiled or not, as it grows,
-and tells apart keys that share their high or their low 64 bits."""
+"""The key table answers as a dict of its keys would, as it grows, and tells
+apart keys that share their high or their low 64 bits."""
 
 from __future__ import annotations
-
-import sys
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import keytable
-from pipeline.keytable import MAX_LOAD, KeyTable, insert_rows, kernel, key128, split_keys
+from pipeline.keytable import MAX_LOAD, KeyTable, key128, split_keys
 
 #: Few high and low halves: keys share one half or the other all the time, and
 #: small numbers hash to neighbouring slots unless the table mixes their bits.
@@ -33,11 +30,10 @@ def insert(table: KeyTable, batch: list[tuple[int, int, int]]) -> list[int]:
     return table.insert_or_get(columns[0], columns[1], columns[2].astype(np.int64)).tolist()
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-@settings(max_examples=150)
+@settings(max_examples=300)
 @given(batches=st.lists(BATCH, max_size=8), capacity=st.integers(1, 8))
-def test_answers_as_a_dict(compiled: bool, batches: list[list[tuple[int, int, int]]], capacity: int) -> None:
-    table, model = KeyTable(compiled, capacity), {}
+def test_answers_as_a_dict(batches: list[list[tuple[int, int, int]]], capacity: int) -> None:
+    table, model = KeyTable(capacity), {}
     for batch in batches:
         assert insert(table, batch) == model_insert(model, batch)
         assert len(table) == len(model) <= MAX_LOAD * len(table.hi)
@@ -48,9 +44,8 @@ def test_answers_as_a_dict(compiled: bool, batches: list[list[tuple[int, int, in
     assert {(hi, lo): payload for hi, lo, payload in found} == model
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-def test_grows_by_doubling_and_keeps_every_key(compiled: bool) -> None:
-    table = KeyTable(compiled, capacity=2)
+def test_grows_by_doubling_and_keeps_every_key() -> None:
+    table = KeyTable(capacity=2)
     keys = np.arange(5000, dtype=np.uint64)
     for start in range(0, 5000, 700):
         part = keys[start : start + 700]
@@ -69,11 +64,3 @@ def test_keys_are_read_big_endian() -> None:
     hi, lo = split_keys(bytes(range(16)) + key128("a"))
     assert (hi[0], lo[0]) == (0x0001020304050607, 0x08090A0B0C0D0E0F)
     assert key128("a") == key128(b"a") and key128("\ud800") != key128("\ud801")
-
-
-def test_without_numba_the_plain_function_does_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(keytable, "_COMPILED", [])
-    monkeypatch.setitem(sys.modules, "numba", None)  # import numba fails
-    assert kernel(True) is insert_rows
-    table = KeyTable(compiled=True)
-    assert table.insert_or_get(*split_keys(key128("a") * 2), [1, 2]).tolist() == [-1, 1]
