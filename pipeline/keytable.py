@@ -123,7 +123,9 @@ class KeyTable:
             return
         stored = self.payload >= 0
         old = self.hi[stored], self.lo[stored], self.payload[stored]
-        self.hi, self.lo = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+        # one array replaced at a time: the old one is freed before the next is made
+        self.hi = np.zeros(size, np.uint64)
+        self.lo = np.zeros(size, np.uint64)
         self.payload = np.full(size, EMPTY, np.int64)
         insert_rows(self.hi, self.lo, self.payload, *old)
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import islice
+from itertools import count, islice
 from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
@@ -97,13 +97,44 @@ def in_workers(
     pending: deque[tuple[T, AsyncResult[R]]] = deque()
     initializer, initargs = setup if setup is not None else (None, ())
     with _context(fresh).Pool(jobs, initializer, initargs) as pool:
-        while True:
+        for done in count(1):
             while len(pending) < jobs * AHEAD and (chunk := next(chunks, None)) is not None:
                 pending.append((chunk, pool.apply_async(work, (chunk,))))
             if not pending:
                 return
             chunk, result = pending.popleft()
             yield chunk, result.get()
+            if done % TRIM_EVERY == 0:
+                release_freed_memory()
+
+
+#: Chunks received between two :func:`release_freed_memory`.
+TRIM_EVERY = 8
+
+
+def release_freed_memory() -> None:
+    """Give the pages malloc holds free back to the system (glibc only; else nothing).
+
+    The results of the workers arrive as large buffers on another thread, in
+    its own malloc arena; once glibc has seen such a buffer freed it raises the
+    size it takes from the heap rather than mapping, and the heap kept growing
+    with the input: ``validate``'s main process went from 140 to 200 MB over
+    2 GB while what it held stayed flat."""
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            _LIBC.malloc_trim.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):
+            _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
+
+
+_LIBC: Any = None
 
 
 #: What a fresh worker needs, imported once in the fork server (which holds no

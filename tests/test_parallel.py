@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli import run
 
 from pipeline.games.euchre.simulate import write_simulation
@@ -61,3 +62,30 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
     assert table_rows(tmp_path / "two.duckdb") == table_rows(tmp_path / "one.duckdb")
     again = load([path], tmp_path / "two.duckdb", jobs=2)
     assert (again.games_loaded, again.quarantined, again.already_present) == (0, 0, again.lines)
+
+
+def test_releasing_freed_memory_is_quiet_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off glibc (no ``malloc_trim``) the trim between chunks does nothing, and says nothing."""
+    import ctypes
+
+    import pipeline.parallel as parallel
+
+    monkeypatch.setattr(parallel, "_LIBC", None)
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: object())  # a C library without malloc_trim
+    parallel.release_freed_memory()
+    assert parallel._LIBC is False
+    parallel.release_freed_memory()
+
+
+def test_trimming_between_every_chunk_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipeline.parallel as parallel
+
+    path = str(mixed_input(tmp_path))
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 50)
+    monkeypatch.setattr(parallel, "TRIM_EVERY", 1)
+    serial = [(g.item.line, [v.to_json() for v in g.violations]) for g in check_inputs([path])]
+    assert [
+        (g.item.line, [v.to_json() for v in g.violations]) for g in check_inputs([path], jobs=2)
+    ] == serial
