@@ -15,7 +15,7 @@ import gc
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -147,12 +147,13 @@ PRELOAD = ["pipeline.warehouse.dask_engine", "polars", "pyarrow", "pandera.polar
 WORKER_ENV = {"POLARS_MAX_THREADS": "1"}
 
 
-def start_fresh_server() -> None:
-    """Start the server that fresh workers (``in_workers(fresh=True)``) are forked
-    from, now: its imports, about a second, then overlap what the caller does
-    before it needs workers (hashing the inputs, opening the warehouse)."""
+def start_fresh_server(also: Sequence[str] = ()) -> None:
+    """Start the server that fresh workers (``in_workers(fresh=True)``, a local
+    Dask cluster's with ``also=["distributed"]``) are forked from, now: its
+    imports, about a second, then overlap what the caller does before it needs
+    workers (hashing the inputs, opening the warehouse)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server(PRELOAD, WORKER_ENV)
+        start_fork_server([*also, *PRELOAD], WORKER_ENV)
 
 
 def _context(fresh: bool) -> multiprocessing.context.BaseContext:

@@ -45,7 +45,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pipeline.parallel import WORKER_ENV
+from pipeline.parallel import WORKER_ENV, start_fresh_server
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
@@ -783,7 +783,7 @@ class _client:
         longest part of the start, then overlap this thread's import of
         distributed and the caller's hashing of the inputs."""
         if self.given is None and self.scheduler is None:
-            _start_worker_server()
+            start_fresh_server(["distributed"])
         self.opening = Future()
         threading.Thread(target=self._open_into, args=(self.opening,), name="tricklog-dask-open").start()
         return self.opening
@@ -823,21 +823,11 @@ def _forked_workers() -> Iterator[None]:
     import dask
     import distributed.utils
 
-    _start_worker_server()
+    start_fresh_server(["distributed"])
     # else Dask would import every package it knows of here, to preload them all instead
     distributed.utils._forkserver_preload_set = True
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         yield
-
-
-def _start_worker_server() -> None:
-    """Start the fork server of a local cluster's workers, unless it runs already."""
-    import multiprocessing
-
-    from pipeline.parallel import PRELOAD, start_fork_server
-
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server(["distributed", *PRELOAD], WORKER_ENV)
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
