@@ -23,6 +23,7 @@ from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
+    _facts_in_order,
     hashed_inputs,
     load_dask,
     numbered,
@@ -183,6 +184,24 @@ def test_the_pure_functions_write_what_the_dask_engine_writes(
             for root in (out, dataset)
         ]
         assert rows[0] == rows[1] and rows[0], folder
+
+
+def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_in(
+    client: Any,
+) -> None:
+    """Routing is first come in input order (a repeated id keeps its first line), so
+    the client takes each split's facts in turn, though the later ones finish first."""
+    import time
+    from types import SimpleNamespace
+
+    def staged(i: int, n: int) -> Any:
+        time.sleep(0.1 * (n - i))
+        return SimpleNamespace(facts=bytes([i]))
+
+    n = 6
+    futures = [client.submit(staged, i, n, pure=False) for i in range(n)]
+    delivered = list(_facts_in_order(client, futures))
+    assert delivered == [(i, bytes([i])) for i in range(n)]
 
 
 def test_the_command_s_own_local_cluster_loads_what_a_given_cluster_loads(

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import os
 import pickle
 import shutil
@@ -45,10 +46,11 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pipeline.parallel import WORKER_ENV, start_fresh_server
+from pipeline.parallel import WORKER_ENV, collector_paused, start_fresh_server
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
+from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.load import NEWLINE_BLOCK, VERSION, InputFile, LoadSummary, _input_file, _violation
 from pipeline.warehouse.prepare import (
     ClearedBatch,
@@ -71,8 +73,10 @@ if TYPE_CHECKING:
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
 #: Bytes of input per split, at most; a smaller input is cut in eight splits per
-#: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
-SPLIT_BYTES = 64 << 20
+#: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.  A
+#: worker's peak memory follows its split's size (about 450 MB at 12 MB, 1.2 GB
+#: at 64 MB), so a large input is cut finer, not coarser.
+SPLIT_BYTES = 12 << 20
 MIN_SPLIT_BYTES = 1 << 20
 COMPRESSED = (".gz", ".zst")
 
@@ -307,8 +311,6 @@ def prepare_lines(
     """Numbered lines of an input -> a fact per line and the rows of them all as
     Arrow tables tagged with ``_line``.  A line whose id is in ``known`` is only
     hashed: the router counts it already present, or quarantines it."""
-    from pipeline.parallel import collector_paused
-
     with collector_paused():  # what the chunk allocates is freed before the collector runs again
         return _prepare_lines(file, lines, run_id, known, fast_path)
 
@@ -495,31 +497,51 @@ class Routing:
 
 def route(facts_by_split: list[list[LineFact]], summary: LoadSummary) -> list[Routing]:
     """The single-machine load's routing into an empty warehouse, over the facts in input order."""
-    known: dict[str, str] = {}
-    out = []
-    for facts in facts_by_split:
+    router = Router(summary)
+    return [router.route(facts) for facts in facts_by_split]
+
+
+class Router:
+    """Routes the splits' facts one split at a time, in input order, keeping each
+    loaded game id as 32 bytes (:class:`~pipeline.warehouse.known.KnownIds`)
+    rather than its strings: the client's memory stays flat over a large input."""
+
+    def __init__(self, summary: LoadSummary) -> None:
+        self.summary = summary
+        self.known = KnownIds()
+
+    def route(self, facts: Sequence[LineFact]) -> Routing:
+        """The next split's routing (splits must come in input order)."""
+        summary, before = self.summary, self.known
+        before.ask({fact.game_id for fact in facts if fact.is_game})
+        here: dict[str, str] = {}  # the games loaded from this split: their content hashes
         routing = Routing()
         for fact in facts:
             summary.lines += 1
-            if fact.is_game and fact.game_id is not None and fact.game_id in known:
+            game_id, digest = fact.game_id, fact.digest
+            if fact.is_game and game_id is not None and (game_id in here or game_id in before):
+                assert digest is not None
                 routing.dropped.add(fact.line)
-                if known[fact.game_id] == fact.digest:
+                same = (here[game_id] == digest) if game_id in here else before.same_content(game_id, digest)
+                if same:
                     summary.already_present += 1
                     continue
-                message = f"game_id {fact.game_id!r} is already loaded with different content; this line is quarantined"
-                routing.duplicates[fact.line] = (fact.game_id, message)
+                message = (
+                    f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
+                )
+                routing.duplicates[fact.line] = (game_id, message)
                 summary.quarantined += 1
                 summary.violations += 1
                 continue
             summary.violations += fact.violations
             if fact.loadable:
-                assert fact.game_id is not None and fact.digest is not None
-                known[fact.game_id] = fact.digest
+                assert game_id is not None and digest is not None
+                here[game_id] = digest
                 summary.games_loaded += 1
             else:
                 summary.quarantined += 1
-        out.append(routing)
-    return out
+        before.store(list(here), list(here.values()))
+        return routing
 
 
 def table_folder(table: str) -> str:
@@ -706,18 +728,31 @@ def _load_on(
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
     splits = numbered(splits_of(files, split_bytes), newlines)
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
-    from pipeline.parallel import collector_paused
-
-    blobs = dask.gather([dask.submit(_facts_of, s, pure=False) for s in staged])
-    with collector_paused():  # hundreds of thousands of new tuples, none of them garbage
-        facts = [pickle.loads(blob) for blob in blobs]
-    routings = route(facts, summary)
-    written = [
-        dask.submit(finish_split, s, r, str(staging), pure=False)
-        for s, r in zip(staged, routings, strict=True)
-    ]
+    router = Router(summary)
+    written = []
+    for i, blob in _facts_in_order(dask, staged):
+        with collector_paused():  # thousands of new tuples, none of them garbage
+            facts = pickle.loads(blob)
+        written.append(dask.submit(finish_split, staged[i], router.route(facts), str(staging), pure=False))
+        staged[i] = None  # the worker lets the staged split go once it is finished
     summary.batches = len(written)
     dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
+
+
+def _facts_in_order(dask: Any, staged: list[Any]) -> Iterator[tuple[int, bytes]]:
+    """Each split's index and facts, in input order, as soon as its facts and those
+    of the splits before it are in: the client routes while the workers still
+    stage, holding only the facts of splits done ahead of their turn."""
+    from distributed import as_completed
+
+    pending = {dask.submit(_facts_of, split, pure=False): i for i, split in enumerate(staged)}
+    early: dict[int, bytes] = {}
+    turn = 0
+    for future, blob in as_completed(list(pending), with_results=True):  # type: ignore[no-untyped-call]
+        early[pending.pop(future)] = blob
+        while turn in early:
+            yield turn, early.pop(turn)
+            turn += 1
 
 
 def _facts_of(staged: StagedSplit) -> bytes:
@@ -773,6 +808,9 @@ class _client:
                     processes=True,
                     dashboard_address=None,
                     env=WORKER_ENV,
+                    # a worker whose heartbeat meets the stopping scheduler logs a
+                    # traceback (dask/distributed#7105); a task's error reaches the client
+                    silence_logs=logging.CRITICAL,
                 )
             self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
         return self.client
