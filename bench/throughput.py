@@ -340,10 +340,15 @@ def main() -> None:
             )
         for entry in memory.values():
             entry["bytes"] = path.stat().st_size
-        for kind in ("validate", "load"):
-            if f"{kind}_large" in memory:
+        for kind, large, compared in (
+            ("validate", "validate_large", "validate"),
+            ("load", "load_large", "load"),
+            ("dask 1 worker", "dask_1_large", "dask_1_worker"),
+            ("dask 2 workers", "dask_2_large", "dask_2_workers"),
+        ):
+            if large in memory:
                 ratios[f"{kind} peak RSS, large / compared input"] = (
-                    memory[f"{kind}_large"]["peak_rss"] / measured[kind]["peak_rss"]
+                    memory[large]["peak_rss"] / measured[compared]["peak_rss"]
                 )
         path.unlink()
         print(f"  large input ({args.large_mb:.0f} MB) measured", flush=True)
