@@ -138,8 +138,17 @@ _LIBC: Any = None
 
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
-#: database) rather than by every worker: over a CPU second each.
+#: database) rather than by every worker: over a CPU second each.  The games'
+#: ``worker_modules`` follow (:func:`preload`).
 PRELOAD = ["pipeline.warehouse.dask_engine", "polars", "pyarrow", "pandera.polars", "numba"]
+
+
+def preload() -> list[str]:
+    """The modules the fork server imports: ``PRELOAD``, then each installed
+    game's ``worker_modules`` (its kernels: half a CPU second a worker)."""
+    from pipeline.games import installed
+
+    return [*PRELOAD, *(module for game in installed() for module in game.worker_modules)]
 
 
 #: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
@@ -153,7 +162,7 @@ def start_fresh_server(also: Sequence[str] = ()) -> None:
     imports, about a second, then overlap what the caller does before it needs
     workers (hashing the inputs, opening the warehouse)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server([*also, *PRELOAD], WORKER_ENV)
+        start_fork_server([*also, *preload()], WORKER_ENV)
 
 
 def _context(fresh: bool) -> multiprocessing.context.BaseContext:
@@ -162,12 +171,12 @@ def _context(fresh: bool) -> multiprocessing.context.BaseContext:
     method = next(m for m in wanted if m in methods)
     context = multiprocessing.get_context(method)
     if method == "forkserver":
-        context.set_forkserver_preload(PRELOAD)  # a module that is not installed is skipped
+        context.set_forkserver_preload(preload())  # a module that is not installed is skipped
     return context
 
 
 def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
-    """Start the fork server now, importing ``preload`` (which is ``PRELOAD``'s job
+    """Start the fork server now, importing ``preload`` (which is ``preload()``'s job
     when a pool starts it), with the variables of ``env`` that are not set already
     in its environment and so in its children's: a library reads some of them when
     it is imported (``POLARS_MAX_THREADS``), before a child could set them.  A

@@ -89,3 +89,23 @@ def test_trimming_between_every_chunk_changes_nothing(
     assert [
         (g.item.line, [v.to_json() for v in g.violations]) for g in check_inputs([path], jobs=2)
     ] == serial
+
+
+def _loaded_before_any_work(modules: list[str]) -> list[bool]:
+    import sys
+
+    return [name in sys.modules for name in modules]
+
+
+def test_fresh_workers_start_with_the_games_kernels_and_numba_readied() -> None:
+    """What each game names in ``worker_modules`` is imported once, in the server
+    fresh workers are forked from: a worker has it (and what numba loads on its
+    first kernel, the BLAS check's scipy.linalg among it) before doing anything."""
+    from pipeline.games import installed
+    from pipeline.parallel import in_workers
+
+    named = [module for game in installed() for module in game.worker_modules]
+    assert "pipeline.games.euchre.worker" in named
+    wanted = [*named, "pipeline.games.euchre.fast_scan_kernel", "numba.np.arraymath", "scipy.linalg"]
+    results = [loaded for _, loaded in in_workers(iter([wanted] * 2), _loaded_before_any_work, 2, fresh=True)]
+    assert results == [[True] * len(wanted)] * 2

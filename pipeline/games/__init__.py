@@ -143,6 +143,10 @@ class Game:
     fast_lines: Callable[[Sequence[bytes]], list[ClearedReplay | None]] | None = field(
         default=None, compare=False
     )
+    #: Modules a worker of a load imports before its first batch (the fast path's
+    #: compiled kernels and what they need), imported once in the server the
+    #: workers are forked from rather than by each.  A module missing is skipped.
+    worker_modules: tuple[str, ...] = field(default=(), compare=False)
     #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
     analyze: Callable[[], Any] | None = field(default=None, compare=False)
     #: The game's hand viewer data for the report (a ``pipeline.report.viewer.Viewer``).

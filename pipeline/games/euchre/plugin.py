@@ -163,6 +163,7 @@ GAME = Game(
     fast_rows=_fast_rows,
     fast_lines=_fast_lines,
     fast_line_rows=_fast_line_rows,
+    worker_modules=("pipeline.games.euchre.worker",),
     analyze=_analyze,
     viewer=_viewer,
 )

@@ -1,0 +1,36 @@
+"""What a load's worker needs before its first batch of euchre games, imported
+once in the server the workers are forked from (``Game.worker_modules``).
+
+The fast path's kernels come from numba's cache, but the first of them a
+process loads makes numba import and install the typing and lowering
+registries of every type it knows, and check for a BLAS (importing
+``scipy.linalg``): about half a CPU second, paid by each worker and, on two
+workers, on the critical path of a local Dask cluster's first splits.  Done
+here, the workers inherit it.  One kernel alone is loaded here: the one whose
+signature is declared (it is recursive), which its module's import loads
+from the cache (or compiles, once a machine).  The server's only new thread is scipy's BLAS's, which,
+like numpy's, is safe across a fork.
+
+Importing it is only an optimisation: when numba cannot be readied, nothing
+is done, and the first kernel call says what is wrong, as it would have.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+
+def _ready_numba() -> None:
+    # The kernels' modules: their dispatchers, and numba's own modules they use.
+    from numba.core.registry import cpu_target
+
+    import pipeline.games.euchre.fast_kernel
+    import pipeline.games.euchre.fast_rows_kernel
+    import pipeline.games.euchre.fast_scan_kernel  # noqa: F401
+
+    cpu_target.typing_context.refresh()
+    cpu_target.target_context.refresh()
+
+
+with suppress(Exception):  # see the module's docstring
+    _ready_numba()
