@@ -206,11 +206,9 @@ class _Workers:
     """Worker processes from a clean server process, kept for the whole run."""
 
     def __init__(self, jobs: int) -> None:
-        import multiprocessing
+        from pipeline.parallel import worker_context
 
-        methods = multiprocessing.get_all_start_methods()
-        method = "forkserver" if "forkserver" in methods else "spawn"
-        self._pool = multiprocessing.get_context(method).Pool(jobs)
+        self._pool = worker_context(fresh=True).Pool(jobs)
 
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:
         return self._pool.map(work, chunks)

@@ -96,7 +96,7 @@ def in_workers(
     once in each worker as it starts."""
     pending: deque[tuple[T, AsyncResult[R]]] = deque()
     initializer, initargs = setup if setup is not None else (None, ())
-    with _context(fresh).Pool(jobs, initializer, initargs) as pool:
+    with worker_context(fresh).Pool(jobs, initializer, initargs) as pool:
         for done in count(1):
             while len(pending) < jobs * AHEAD and (chunk := next(chunks, None)) is not None:
                 pending.append((chunk, pool.apply_async(work, (chunk,))))
@@ -165,7 +165,11 @@ def start_fresh_server(also: Sequence[str] = ()) -> None:
         start_fork_server([*also, *preload()], WORKER_ENV)
 
 
-def _context(fresh: bool) -> multiprocessing.context.BaseContext:
+def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
+    """Where worker processes come from: forked from this process, or when ``fresh``
+    from the fork server (``spawn`` where there is none).  Every pool of fresh
+    workers goes through here, so that whichever starts the server, it imports
+    :func:`preload` (a running server is kept as it was started)."""
     methods = multiprocessing.get_all_start_methods()
     wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
     method = next(m for m in wanted if m in methods)
