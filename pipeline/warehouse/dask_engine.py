@@ -850,7 +850,7 @@ class _client:
 @contextmanager
 def _forked_workers() -> Iterator[None]:
     """A local cluster's workers forked from one server process that imported what
-    they need once (``pipeline.parallel.PRELOAD``), rather than each started afresh
+    they need once (``pipeline.parallel.preload()``), rather than each started afresh
     and importing it all: a CPU second a worker.  A forked worker also exits at
     once, where a fresh one tore its interpreter down (half a second a worker)."""
     import multiprocessing

@@ -8,8 +8,8 @@ registries of every type it knows, and check for a BLAS (importing
 workers, on the critical path of a local Dask cluster's first splits.  Done
 here, the workers inherit it.  One kernel alone is loaded here: the one whose
 signature is declared (it is recursive), which its module's import loads
-from the cache (or compiles, once a machine).  The server's only new thread is scipy's BLAS's, which,
-like numpy's, is safe across a fork.
+from the cache (or compiles, once a machine).  The server's only new thread
+is scipy's BLAS's, which, like numpy's, is safe across a fork.
 
 Importing it is only an optimisation: when numba cannot be readied, nothing
 is done, and the first kernel call says what is wrong, as it would have.
