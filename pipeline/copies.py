@@ -16,9 +16,11 @@ chunk of games at a time, with three :class:`~pipeline.keytable.KeyTable` of
 every distinct hand -- looked up and added in a few numpy calls each, in input
 order, so a copy within the chunk is found as it would be game by game.  Only
 what a message needs of a game that can be a first copy (checked, and no copy
-itself: its name, file and identity) is kept, packed in arrays: 45 to 85
-bytes a distinct hand in all (of 10-hand games; the tables are 35 to 70%
-full), where the dicts took 200.
+itself: its name, file and identity) is kept, packed in arrays.  Each table
+holds at most 3 MB of keys in memory and the rest on disk, with 2 to 4 bytes a key
+left in memory (:class:`~pipeline.diskkeys.DiskKeys`): past a few hundred
+thousand hands, about 10 bytes a distinct hand in all (of 10-hand games),
+where the dicts took 200.
 
 >>> t = CopyTracker()
 >>> t.check([("a", "a.egn", None, ["x", "y"]), ("b", "b.egn", None, ["x", "y"])])[1].violations[0].code

@@ -5,7 +5,9 @@ report repeats and copies; a dict of Python strings cost about 200 bytes an
 entry.  :class:`KeyTable` is an open-addressing hash table (linear probing)
 over three numpy arrays: the key's high and low 64 bits and an int64 payload,
 -1 marking an empty slot.  It doubles before a batch could take it above 70%
-full, so it holds 34 to 69 bytes a key.
+full, so it holds 34 to 69 bytes a key.  It grows to ``max_slots`` at most
+(3 MB by default): past that its keys go to disk (:class:`~pipeline.diskkeys.DiskKeys`,
+2 to 4 bytes a key left in memory) and it starts again empty.
 
 It is used a batch at a time (:meth:`KeyTable.insert_or_get`), in numpy
 operations over the whole batch: a round of probing moves every key still
@@ -25,10 +27,13 @@ would pay over half a second loading it, before its workers could start.
 from __future__ import annotations
 
 from hashlib import blake2b
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pipeline.diskkeys import DiskKeys
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -37,6 +42,8 @@ I64 = npt.NDArray[np.int64]
 EMPTY = -1
 #: The table doubles before a batch could fill more than this share of its slots.
 MAX_LOAD = 0.7
+#: The most slots a table has (24 bytes each) before its keys go to disk.
+MAX_SLOTS = 1 << 17
 #: 2**64 over the golden ratio: multiplying by it spreads a key's bits over the slot's
 #: (keys are hashes, but a test's or a caller's may be small numbers).
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -87,7 +94,12 @@ def insert_rows(
 class KeyTable:
     """128-bit keys, each stored once with the payload (>= 0) it came with."""
 
-    def __init__(self, capacity: int = 1024) -> None:
+    def __init__(self, capacity: int = 1024, max_slots: int = MAX_SLOTS) -> None:
+        self.max_slots = max_slots
+        self.spilled: DiskKeys | None = None
+        self._empty(capacity)
+
+    def _empty(self, capacity: int) -> None:
         size = 1 << max(capacity - 1, 1).bit_length()
         self.hi: U64 = np.zeros(size, np.uint64)
         self.lo: U64 = np.zeros(size, np.uint64)
@@ -95,11 +107,13 @@ class KeyTable:
         self.count = 0
 
     def __len__(self) -> int:
-        return self.count
+        return self.count + (len(self.spilled) if self.spilled is not None else 0)
 
     @property
     def nbytes(self) -> int:
-        return self.hi.nbytes + self.lo.nbytes + self.payload.nbytes
+        """The memory held (the keys gone to disk count their filter only)."""
+        kept = self.hi.nbytes + self.lo.nbytes + self.payload.nbytes
+        return kept + (self.spilled.nbytes if self.spilled is not None else 0)
 
     def insert_or_get(self, hi: U64, lo: U64, payload: Any) -> I64:
         """For each key in order: the payload stored with it, or -1 when it is new
@@ -110,16 +124,30 @@ class KeyTable:
             raise ValueError("a payload must be >= 0")
         self._make_room(len(rows))
         hi, lo = np.asarray(hi, np.uint64), np.asarray(lo, np.uint64)
-        out, added = insert_rows(self.hi, self.lo, self.payload, hi, lo, rows)
+        if self.spilled is None or not len(self.spilled):
+            self._make_room(len(rows))
+            out, added = insert_rows(self.hi, self.lo, self.payload, hi, lo, rows)
+            self.count += added
+            return out
+        found, stored = self.spilled.lookup(hi, lo)
+        out = np.where(found, stored[:, 0].view(np.int64), EMPTY)
+        fresh = np.flatnonzero(~found)
+        self._make_room(len(fresh))
+        out[fresh], added = insert_rows(self.hi, self.lo, self.payload, hi[fresh], lo[fresh], rows[fresh])
         self.count += added
         return out
 
     def _make_room(self, coming: int) -> None:
-        """Double the table until ``coming`` more keys keep it at most ``MAX_LOAD`` full."""
+        """Double the table until ``coming`` more keys keep it at most ``MAX_LOAD``
+        full; past ``max_slots``, move its keys to disk and start again."""
         size = len(self.hi)
         while self.count + coming > MAX_LOAD * size:
             size *= 2
         if size == len(self.hi):
+            return
+        if size > self.max_slots and self.count:
+            self._spill()
+            self._make_room(coming)
             return
         stored = self.payload >= 0
         old = self.hi[stored], self.lo[stored], self.payload[stored]
@@ -128,6 +156,16 @@ class KeyTable:
         self.lo = np.zeros(size, np.uint64)
         self.payload = np.full(size, EMPTY, np.int64)
         insert_rows(self.hi, self.lo, self.payload, *old)
+
+    def _spill(self) -> None:
+        from pipeline.diskkeys import DiskKeys
+
+        if self.spilled is None:
+            self.spilled = DiskKeys(width=1)
+        stored = self.payload >= 0
+        hi, lo, payload = self.hi[stored], self.lo[stored], self.payload[stored]
+        self._empty(min(len(self.hi), self.max_slots))  # the full table freed before its keys are written
+        self.spilled.add(hi, lo, payload.view(np.uint64)[:, None])
 
 
 def key128(data: str | bytes | memoryview) -> bytes:

@@ -4,7 +4,7 @@ This is the library behind ``tricklog validate`` (and the first half of
 ``tricklog load``).  Reading is streaming: a chunk of games in memory at a
 time, and only 128-bit keys of the games and distinct hands seen so far are
 kept, to catch a repeated ``game_id`` and copies of games and hands
-(``pipeline.copies``: under 100 bytes a distinct hand).
+(``pipeline.copies``: a few MB in memory, the rest on disk).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())

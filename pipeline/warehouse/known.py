@@ -1,4 +1,4 @@
-"""The game ids a load has seen, in 32 bytes a game.
+"""The game ids a load has seen, in 32 bytes a game, on disk past 4 MB.
 
 A load routes each line by its ``game_id``: a new id is loaded, a known one is
 already present (same content) or quarantined (other content).  A dict of every
@@ -7,7 +7,9 @@ id and content hash cost about 200 bytes a game: 90 MB for the 449k games of a
 batch not yet committed in a dict, and every committed game as two 128-bit
 numbers -- a hash of its id and the first half of its content hash -- in a few
 sorted numpy arrays (:class:`KeyRuns`), looked up for a whole chunk of lines at
-once (:meth:`KnownIds.ask`).
+once (:meth:`KnownIds.ask`).  Past ``MAX_ROWS`` of them (4 MB) the arrays go to
+disk (:class:`~pipeline.diskkeys.DiskKeys`, 2 to 4 bytes a game left in memory), so a
+load's memory does not grow with its input.
 
 Two ids, or two contents, are told apart by 128 bits: the first pair to share a
 hash is expected after some 10**19 games.
@@ -24,7 +26,13 @@ if TYPE_CHECKING:
     import duckdb
     import numpy as np
 
+    from pipeline.diskkeys import DiskKeys
+
     Array = np.ndarray[Any, Any]
+
+
+#: The most rows kept in memory (32 bytes each for a game id); past that they go to disk.
+MAX_ROWS = 1 << 17
 
 
 def content_key(digest: str) -> bytes:
@@ -42,7 +50,8 @@ def words(data: bytes, width: int) -> Array:
 class KeyRuns:
     """128-bit keys, each with ``width`` uint64 words of payload: sorted runs of
     ``(n, 2 + width)`` arrays, merged as they come to similar sizes (so there are
-    about log2 of the number of additions of them).  A key is added once.
+    about log2 of the number of additions of them); past ``max_rows``, every
+    run goes to disk.  A key is added once.
 
     >>> runs = KeyRuns(1)
     >>> runs.add([key128("a"), key128("b")], [[7], [8]])
@@ -52,12 +61,14 @@ class KeyRuns:
     ([True, False, True], [8, 0, 9])
     """
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, max_rows: int = MAX_ROWS) -> None:
         self.width = width
+        self.max_rows = max_rows
         self.runs: list[Array] = []
+        self.spilled: DiskKeys | None = None
 
     def __len__(self) -> int:
-        return sum(len(r) for r in self.runs)
+        return sum(len(r) for r in self.runs) + (len(self.spilled) if self.spilled is not None else 0)
 
     def add(self, keys: Sequence[bytes], payloads: Any) -> None:
         import numpy as np
@@ -69,6 +80,20 @@ class KeyRuns:
         while len(self.runs) > 1 and len(self.runs[-2]) <= 2 * len(self.runs[-1]):
             last = self.runs.pop()
             self.runs[-1] = _sorted(np.concatenate([self.runs[-1], last]))
+        if sum(len(r) for r in self.runs) > self.max_rows:
+            self._spill()
+
+    def _spill(self) -> None:
+        """Move every key to disk (:class:`~pipeline.diskkeys.DiskKeys`)."""
+        import numpy as np
+
+        from pipeline.diskkeys import DiskKeys
+
+        if self.spilled is None:
+            self.spilled = DiskKeys(self.width)
+        rows = np.concatenate(self.runs)
+        self.runs = []
+        self.spilled.add(rows[:, 0], rows[:, 1], rows[:, 2:])
 
     def lookup(self, keys: Sequence[bytes]) -> tuple[Array, Array]:
         """Whether each key is present, and its payload (zeros where it is not): vectorised."""
@@ -76,9 +101,11 @@ class KeyRuns:
 
         found = np.zeros(len(keys), bool)
         payloads = np.zeros((len(keys), self.width), np.uint64)
-        if not keys or not self.runs:
+        if not keys or not len(self):
             return found, payloads
         wanted = words(b"".join(keys), 2)
+        if self.spilled is not None:
+            found, payloads = self.spilled.lookup(wanted[:, 0].copy(), wanted[:, 1].copy())
         for run in self.runs:
             at = np.minimum(np.searchsorted(run[:, 0], wanted[:, 0]), len(run) - 1)
             high = run[at, 0] == wanted[:, 0]
@@ -95,9 +122,10 @@ class KeyRuns:
         """Every key, as ``(n, 2)`` rows sorted by their high halves."""
         import numpy as np
 
-        if not self.runs:
+        spilled = list(self.spilled.rows()) if self.spilled is not None else []
+        if not self.runs and not spilled:
             return np.empty((0, 2), np.uint64)
-        return _sorted(np.concatenate([run[:, :2] for run in self.runs]))
+        return _sorted(np.concatenate([run[:, :2] for run in [*self.runs, *spilled]]))
 
 
 def _row_of(rows: Array, at: int, high: Any, low: Any) -> int:
