@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +95,13 @@ def _bit(probes: U64) -> npt.NDArray[np.uint8]:
     return np.left_shift(np.uint8(1), (probes & np.uint64(7)).astype(np.uint8))
 
 
+def _close(fds: set[int], folder: tempfile.TemporaryDirectory[str]) -> None:
+    for fd in fds:
+        os.close(fd)
+    fds.clear()
+    folder.cleanup()
+
+
 def _write_all(fd: int, data: memoryview) -> None:
     while data:
         data = data[os.write(fd, data) :]
@@ -122,6 +131,9 @@ class DiskKeys:
         self.bloom = Bloom(0)
         self.count = 0
         self._made = 0
+        #: The runs' open files, closed with the folder removed by ``_closing``.
+        self._fds: set[int] = set()
+        self._closing: Callable[[], Any] = lambda: None
 
     def __len__(self) -> int:
         return self.count
@@ -192,17 +204,10 @@ class DiskKeys:
                 yield self._read(run, start, start + self.chunk)
 
     def close(self) -> None:
-        """Remove the runs (also done when the object is collected)."""
-        for run in self.runs:
-            os.close(run.fd)
+        """Remove the runs (also done when the object is collected, or at exit)."""
+        self._closing()
         self.runs = []
-        if self._dir is not None:
-            self._dir.cleanup()
-            self._dir = None
-
-    def __del__(self) -> None:
-        for run in getattr(self, "runs", []):
-            os.close(run.fd)
+        self._dir = None
 
     def _grow_bloom(self, keys: int) -> None:
         """A filter for ``keys`` keys: when it outgrows the one it has, a filter twice
@@ -224,6 +229,7 @@ class DiskKeys:
         """A new run of sorted ``pieces`` (an iterable of row arrays, in order)."""
         path = self._new_path()
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        self._fds.add(fd)
         firsts: list[U64] = []
         written = 0
         try:
@@ -233,8 +239,7 @@ class DiskKeys:
                 _write_all(fd, np.ascontiguousarray(piece).data.cast("B"))
                 written += len(piece)
         except OSError as e:
-            os.close(fd)
-            os.unlink(path)
+            self._drop(fd, path)
             raise TricklogError(
                 f"cannot keep the keys of the games seen in {os.path.dirname(path)} ({e.strerror or e}); "
                 "point TMPDIR at a folder with room"
@@ -244,9 +249,13 @@ class DiskKeys:
     def _merged(self, a: _Run, b: _Run) -> _Run:
         run = self._write(self._merge(a, b))
         for old in (a, b):
-            os.close(old.fd)
-            os.unlink(old.path)
+            self._drop(old.fd, old.path)
         return run
+
+    def _drop(self, fd: int, path: str) -> None:
+        self._fds.discard(fd)
+        os.close(fd)
+        os.unlink(path)
 
     def _merge(self, a: _Run, b: _Run) -> Any:
         """The rows of two runs in order, ``chunk`` rows of each read at a time: each
@@ -274,5 +283,6 @@ class DiskKeys:
                     f"cannot make a folder for the keys of the games seen ({e.strerror or e}); "
                     "point TMPDIR at a writable folder"
                 ) from e
+            self._closing = weakref.finalize(self, _close, self._fds, self._dir)
         self._made += 1
         return os.path.join(self._dir.name, f"run-{self._made}.u64")

@@ -5,6 +5,7 @@ clear error."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -109,11 +110,17 @@ def test_a_table_holds_its_budget_whatever_it_is_given() -> None:
     assert again.tolist() == keys.astype(np.int64).tolist()
 
 
-def test_runs_are_removed_on_close(tmp_path: Path) -> None:
+def test_runs_are_removed_on_close_and_when_collected(tmp_path: Path) -> None:
+    rows = np.arange(10, dtype=np.uint64)
     keys = DiskKeys(width=1, folder=str(tmp_path))
-    keys.add(np.arange(10, dtype=np.uint64), np.arange(10, dtype=np.uint64), np.zeros((10, 1), np.uint64))
+    keys.add(rows, rows, np.zeros((10, 1), np.uint64))
     assert len(list(tmp_path.rglob("run-*"))) == 1
     keys.close()
+    assert list(tmp_path.iterdir()) == []
+    keys = DiskKeys(width=1, folder=str(tmp_path))
+    keys.add(rows, rows, np.zeros((10, 1), np.uint64))
+    del keys
+    gc.collect()
     assert list(tmp_path.iterdir()) == []
 
 
