@@ -43,7 +43,9 @@ Rows = npt.NDArray[np.uint64]
 
 #: Rows of a run between two keys kept in memory: a lookup reads at most this many (or twice).
 BLOCK = 256
-#: Rows read at a time when runs are merged or the filter is rebuilt.
+#: A run is read whole when a lookup's keys fall in more than this share of its blocks.
+SCAN_SHARE = 1 / 16
+#: Rows read at a time when runs are merged, scanned or the filter is rebuilt.
 CHUNK = 1 << 14
 #: Bits of the Bloom filter a key (at most twice that many when it has just grown), and probes a key.
 BITS_PER_KEY = 16
@@ -122,10 +124,17 @@ class DiskKeys:
     on disk; the runs are ordered by their keys' high halves only (the rows
     sharing one are few and scanned)."""
 
-    def __init__(self, width: int, folder: str | None = None, block: int = BLOCK, chunk: int = CHUNK) -> None:
+    def __init__(
+        self,
+        width: int,
+        folder: str | None = None,
+        block: int = BLOCK,
+        chunk: int = CHUNK,
+        scan_share: float = SCAN_SHARE,
+    ) -> None:
         self.width = width
         self.folder = folder
-        self.block, self.chunk = block, chunk
+        self.block, self.chunk, self.scan_share = block, chunk, scan_share
         self._dir: tempfile.TemporaryDirectory[str] | None = None
         self.runs: list[_Run] = []
         self.bloom = Bloom(0)
@@ -184,11 +193,16 @@ class DiskKeys:
         self, run: _Run, hi: U64, lo: U64, asked: npt.NDArray[np.intp], found: Any, payloads: Rows
     ) -> None:
         """Find keys ``asked`` (their indices) in one run: each in the blocks that
-        may hold its high half (one, or two when a run of equal halves spans a border)."""
+        may hold its high half (one, or two when a run of equal halves spans a
+        border); or, when they are in more than ``scan_share`` of its blocks (a
+        file loaded again: every id known), by reading the whole run."""
         first = np.maximum(np.searchsorted(run.firsts, hi[asked], "left") - 1, 0)
         last = np.maximum(np.searchsorted(run.firsts, hi[asked], "right") - 1, 0)
         spans = np.stack([first, last], axis=1)
         unique, which = np.unique(spans, axis=0, return_inverse=True)
+        if len(unique) > self.scan_share * len(run.firsts):
+            self._scan(run, hi, lo, asked, found, payloads)
+            return
         for span, (a, b) in enumerate(unique.tolist()):
             rows = self._read(run, a * self.block, (b + 1) * self.block)
             keys = asked[which.ravel() == span]
@@ -196,6 +210,27 @@ class DiskKeys:
             hit = match.any(axis=1)
             found[keys[hit]] = True
             payloads[keys[hit]] = rows[match[hit].argmax(axis=1), 2:]
+
+    def _scan(
+        self, run: _Run, hi: U64, lo: U64, asked: npt.NDArray[np.intp], found: Any, payloads: Rows
+    ) -> None:
+        """Find keys ``asked`` in one run read a chunk at a time: each key among the
+        rows sharing its high half in each chunk (one row, but for a rare few)."""
+        for start in range(0, run.rows, self.chunk):
+            rows = self._read(run, start, start + self.chunk)
+            column = np.ascontiguousarray(rows[:, 0])
+            here = asked[(hi[asked] >= column[0]) & (hi[asked] <= column[-1])]
+            at = np.searchsorted(column, hi[here], "left")
+            count = np.searchsorted(column, hi[here], "right") - at
+            one, where = here[count == 1], at[count == 1]
+            hit = rows[where, 1] == lo[one]
+            found[one[hit]] = True
+            payloads[one[hit]] = rows[where[hit], 2:]
+            many = count > 1
+            for key, a, n in zip(here[many].tolist(), at[many].tolist(), count[many].tolist(), strict=True):
+                same = np.flatnonzero(rows[a : a + n, 1] == lo[key])
+                if len(same):
+                    found[key], payloads[key] = True, rows[a + same[0], 2:]
 
     def rows(self) -> Any:
         """Every row, a chunk at a time (run by run)."""

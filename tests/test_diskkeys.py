@@ -26,11 +26,15 @@ KEY = st.tuples(HIGH, st.integers(0, 2**64 - 1))
 
 
 @settings(max_examples=200, deadline=None)
-@given(batches=st.lists(st.lists(KEY, max_size=30), max_size=10), asked=st.lists(KEY, max_size=30))
+@given(
+    batches=st.lists(st.lists(KEY, max_size=30), max_size=10),
+    asked=st.lists(KEY, max_size=30),
+    scan_share=st.sampled_from([0.0, 1 / 16, 2.0]),  # always, sometimes, never read whole runs
+)
 def test_disk_keys_answer_as_a_dict(
-    batches: list[list[tuple[int, int]]], asked: list[tuple[int, int]]
+    batches: list[list[tuple[int, int]]], asked: list[tuple[int, int]], scan_share: float
 ) -> None:
-    keys, model = DiskKeys(width=2, block=4, chunk=8), {}  # every path on small inputs
+    keys, model = DiskKeys(width=2, block=4, chunk=8, scan_share=scan_share), {}  # every path on small inputs
     try:
         for batch in batches:
             new = list(dict.fromkeys(k for k in batch if k not in model))
