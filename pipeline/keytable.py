@@ -122,17 +122,14 @@ class KeyTable:
         rows = np.ascontiguousarray(payload, np.int64)
         if len(rows) and int(rows.min()) < 0:
             raise ValueError("a payload must be >= 0")
-        self._make_room(len(rows))
         hi, lo = np.asarray(hi, np.uint64), np.asarray(lo, np.uint64)
-        if self.spilled is None or not len(self.spilled):
-            self._make_room(len(rows))
-            out, added = insert_rows(self.hi, self.lo, self.payload, hi, lo, rows)
-            self.count += added
-            return out
-        found, stored = self.spilled.lookup(hi, lo)
-        out = np.where(found, stored[:, 0].view(np.int64), EMPTY)
-        fresh = np.flatnonzero(~found)
-        self._make_room(len(fresh))
+        self._make_room(len(rows))  # first: a spill it makes must be looked up below
+        out = np.full(len(rows), EMPTY, np.int64)
+        fresh = np.arange(len(rows))  # the keys not on disk: those the table answers
+        if self.spilled is not None:
+            found, stored = self.spilled.lookup(hi, lo)
+            out[found] = stored[found, 0].view(np.int64)
+            fresh = np.flatnonzero(~found)
         out[fresh], added = insert_rows(self.hi, self.lo, self.payload, hi[fresh], lo[fresh], rows[fresh])
         self.count += added
         return out
