@@ -81,20 +81,21 @@ class Bloom:
 
     def add(self, hi: U64, lo: U64) -> None:
         for at in range(0, len(hi), SLICE):
-            probes = self._probes(hi[at : at + SLICE], lo[at : at + SLICE]).ravel()
-            np.bitwise_or.at(self.bits, (probes >> np.uint64(3)).astype(np.intp), _bit(probes))
+            where, bit = _byte_and_bit(self._probes(hi[at : at + SLICE], lo[at : at + SLICE]).ravel())
+            np.bitwise_or.at(self.bits, where, bit)
 
     def may_hold(self, hi: U64, lo: U64) -> npt.NDArray[np.bool_]:
         held = np.empty(len(hi), bool)
         for at in range(0, len(hi), SLICE):
-            probes = self._probes(hi[at : at + SLICE], lo[at : at + SLICE])
-            bits = self.bits[(probes >> np.uint64(3)).astype(np.intp)] & _bit(probes)
-            held[at : at + SLICE] = np.all(bits != 0, axis=0)
+            where, bit = _byte_and_bit(self._probes(hi[at : at + SLICE], lo[at : at + SLICE]))
+            held[at : at + SLICE] = np.all(self.bits[where] & bit != 0, axis=0)
         return held
 
 
-def _bit(probes: U64) -> npt.NDArray[np.uint8]:
-    return np.left_shift(np.uint8(1), (probes & np.uint64(7)).astype(np.uint8))
+def _byte_and_bit(probes: U64) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]:
+    """Where each probed bit is: its byte of the filter, and its mask in that byte."""
+    byte = (probes >> np.uint64(3)).astype(np.intp)
+    return byte, np.left_shift(np.uint8(1), (probes & np.uint64(7)).astype(np.uint8))
 
 
 def _close(fds: set[int], folder: tempfile.TemporaryDirectory[str]) -> None:

@@ -125,7 +125,7 @@ class KeyTable:
         hi, lo = np.asarray(hi, np.uint64), np.asarray(lo, np.uint64)
         self._make_room(len(rows))  # first: a spill it makes must be looked up below
         out = np.full(len(rows), EMPTY, np.int64)
-        fresh = np.arange(len(rows))  # the keys not on disk: those the table answers
+        fresh: slice | I64 = slice(None)  # the keys not on disk: those the table answers
         if self.spilled is not None:
             found, stored = self.spilled.lookup(hi, lo)
             out[found] = stored[found, 0].view(np.int64)
@@ -146,21 +146,24 @@ class KeyTable:
             self._spill()
             self._make_room(coming)
             return
-        stored = self.payload >= 0
-        old = self.hi[stored], self.lo[stored], self.payload[stored]
+        old = self._stored()
         # one array replaced at a time: the old one is freed before the next is made
         self.hi = np.zeros(size, np.uint64)
         self.lo = np.zeros(size, np.uint64)
         self.payload = np.full(size, EMPTY, np.int64)
         insert_rows(self.hi, self.lo, self.payload, *old)
 
+    def _stored(self) -> tuple[U64, U64, I64]:
+        """The keys held in memory and their payloads (copies)."""
+        stored = self.payload >= 0
+        return self.hi[stored], self.lo[stored], self.payload[stored]
+
     def _spill(self) -> None:
         from pipeline.diskkeys import DiskKeys
 
         if self.spilled is None:
             self.spilled = DiskKeys(width=1)
-        stored = self.payload >= 0
-        hi, lo, payload = self.hi[stored], self.lo[stored], self.payload[stored]
+        hi, lo, payload = self._stored()
         self._empty(min(len(self.hi), self.max_slots))  # the full table freed before its keys are written
         self.spilled.add(hi, lo, payload.view(np.uint64)[:, None])
 
