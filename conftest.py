@@ -1,0 +1,26 @@
+"""Test-wide settings, for the tests and the docstrings alike.
+
+- No per-example deadline for hypothesis: CI machines are shared and noisy, and
+  speed is measured by bench/, never by tests.
+- The temporary folder (``TMPDIR``, for this process and the commands it starts) is
+  one in pytest's own base folder, which pytest prunes: the docstrings' folders,
+  the spool of a load killed on purpose and Dask's scratch space stay out of /tmp.
+"""
+
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("tricklog", deadline=None)
+settings.load_profile("tricklog")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _temporary_folder_in_basetemp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    folder = str(tmp_path_factory.mktemp("tmp"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", folder)
+        patch.setattr(tempfile, "tempdir", folder)
+        yield
