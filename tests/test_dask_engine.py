@@ -23,6 +23,7 @@ from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
+    _client,
     _facts_in_order,
     hashed_inputs,
     load_dask,
@@ -239,3 +240,31 @@ def test_a_stream_is_refused_before_anything_is_read_or_written(tmp_path: Path) 
     # the recipe for other engines (docs/scale-out.md) starts from hashed_inputs: refused there too
     with pytest.raises(WarehouseError, match="save it to a file first"):
         hashed_inputs([str(fifo)])
+
+
+def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs() -> None:
+    """What grows with a run and has no reader without a dashboard is off or short
+    (``LEAN_CLUSTER``), in the scheduler and in every worker; Dask's defaults are
+    left as they are outside the cluster."""
+    import dask
+
+    session = _client(None, None, 2)
+    try:
+        client = session.open()
+        workers = client.run(
+            lambda dask_worker: (
+                sorted(dask_worker.periodic_callbacks),
+                dask_worker.state.log.maxlen,
+                dask_worker.monitor.quantities["memory"].maxlen,
+            )
+        )
+        scheduler = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_log.maxlen)
+    finally:
+        session.close()
+    assert len(workers) == 2
+    for callbacks, log, samples in workers.values():
+        assert not {"profile", "profile-cycle"} & set(callbacks), callbacks
+        assert (log, samples) == (100, 100)
+    assert scheduler == 100
+    assert dask.config.get("distributed.worker.profile.enabled") is True
+    assert dask.config.get("distributed.admin.low-level-log-length") == 1000

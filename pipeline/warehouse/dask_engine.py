@@ -801,7 +801,7 @@ class _client:
             self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
         else:
             n = self.workers or os.cpu_count() or 1
-            with _forked_workers():
+            with _forked_workers(), _lean_cluster():
                 self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=n,
                     threads_per_worker=1,
@@ -865,6 +865,29 @@ def _forked_workers() -> Iterator[None]:
     # else Dask would import every package it knows of here, to preload them all instead
     distributed.utils._forkserver_preload_set = True
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        yield
+
+
+#: What a local cluster keeps for a dashboard and for debugging, which ours does
+#: not start or need, and which grows with a run: Dask's statistical profiler
+#: samples every task's stack a hundred times a second and keeps a profile of
+#: every second (with the source of every file it met: 60 MB a worker after 2 GB
+#: of input); the scheduler and each worker log their last 1,000 transitions,
+#: messages and events, and 7,200 system samples.
+LEAN_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.low-level-log-length": 100,
+    "distributed.admin.system-monitor.log-length": 100,
+}
+
+
+@contextmanager
+def _lean_cluster() -> Iterator[None]:
+    """A local cluster started here has :data:`LEAN_CLUSTER`'s settings (its
+    scheduler reads them as it starts, its nannies pass them on to the workers)."""
+    import dask
+
+    with dask.config.set(LEAN_CLUSTER):
         yield
 
 
