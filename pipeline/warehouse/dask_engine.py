@@ -800,8 +800,10 @@ class _client:
         if self.scheduler is not None:
             self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
         else:
+            import dask
+
             n = self.workers or os.cpu_count() or 1
-            with _forked_workers(), _lean_cluster():
+            with _forked_workers(), dask.config.set(LEAN_CLUSTER):
                 self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=n,
                     threads_per_worker=1,
@@ -873,22 +875,13 @@ def _forked_workers() -> Iterator[None]:
 #: samples every task's stack a hundred times a second and keeps a profile of
 #: every second (with the source of every file it met: 60 MB a worker after 2 GB
 #: of input); the scheduler and each worker log their last 1,000 transitions,
-#: messages and events, and 7,200 system samples.
+#: messages and events, and 7,200 system samples.  The scheduler reads these as
+#: it starts, and the nannies pass them on to the workers.
 LEAN_CLUSTER = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.low-level-log-length": 100,
     "distributed.admin.system-monitor.log-length": 100,
 }
-
-
-@contextmanager
-def _lean_cluster() -> Iterator[None]:
-    """A local cluster started here has :data:`LEAN_CLUSTER`'s settings (its
-    scheduler reads them as it starts, its nannies pass them on to the workers)."""
-    import dask
-
-    with dask.config.set(LEAN_CLUSTER):
-        yield
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
