@@ -85,9 +85,10 @@ def in_workers(
     *,
     fresh: bool = False,
     setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
+    ahead: int = AHEAD,
 ) -> Iterator[tuple[T, R]]:
     """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
-    ``AHEAD`` chunks per process are in flight.
+    ``ahead`` chunks per process are in flight (sent, being done, or done and waiting).
 
     Workers are forked from this process (cheap: they share what it has
     loaded), unless ``fresh``: then they start from a clean server process, as
@@ -98,7 +99,7 @@ def in_workers(
     initializer, initargs = setup if setup is not None else (None, ())
     with worker_context(fresh).Pool(jobs, initializer, initargs) as pool:
         for done in count(1):
-            while len(pending) < jobs * AHEAD and (chunk := next(chunks, None)) is not None:
+            while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
                 pending.append((chunk, pool.apply_async(work, (chunk,))))
             if not pending:
                 return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,25 @@ def test_releasing_freed_memory_is_quiet_without_glibc(monkeypatch: pytest.Monke
     parallel.release_freed_memory()
     assert parallel._LIBC is False
     parallel.release_freed_memory()
+
+
+@pytest.mark.parametrize("ahead", [1, 2, 3])
+def test_at_most_ahead_chunks_a_worker_are_in_flight(ahead: int) -> None:
+    from pipeline.parallel import in_workers
+
+    drawn: list[int] = []
+
+    def chunks() -> Iterator[int]:
+        for number in range(20):
+            drawn.append(number)
+            yield number
+
+    in_flight = []
+    for done, (chunk, result) in enumerate(in_workers(chunks(), abs, 2, ahead=ahead), 1):
+        assert result == chunk == done - 1
+        in_flight.append(len(drawn) - (done - 1))
+    assert in_flight[0] == max(in_flight) == 2 * ahead
+    assert len(drawn) == 20
 
 
 def test_trimming_between_every_chunk_changes_nothing(
