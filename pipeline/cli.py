@@ -177,10 +177,11 @@ def load(
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
-    from pipeline.parallel import jobs_for
+    from pipeline.parallel import jobs_for, map_large_blocks
     from pipeline.players import read_players
     from pipeline.sources import line_limit
     from pipeline.warehouse.api import load as load_games
+    from pipeline.warehouse.load import LARGE_BLOCK
     from pipeline.warehouse.players import store_players
 
     if engine not in ("local", "dask"):
@@ -200,6 +201,7 @@ def load(
         else:
             if identity is not None:
                 store_players(db, identity)
+            map_large_blocks(LARGE_BLOCK)  # for this process's life: so here, not in the library
             with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
                 summary = load_games(
                     paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)

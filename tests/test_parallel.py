@@ -76,6 +76,55 @@ def test_releasing_freed_memory_is_quiet_without_glibc(monkeypatch: pytest.Monke
     parallel.release_freed_memory()
     assert parallel._LIBC is False
     parallel.release_freed_memory()
+    assert parallel.map_large_blocks(1 << 18) is False
+
+
+#: Run in a process of its own (the setting lasts a process's life): how many more
+#: blocks malloc has mapped on their own while one of 1 MB is held, after one of
+#: 8 MB was freed.  ``fixed`` first has blocks of 256 KB and more mapped.
+MAPPED_AFTER_FREEING_A_LARGER_BLOCK = """
+import ctypes, sys
+from pipeline.parallel import map_large_blocks
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+libc = ctypes.CDLL("libc.so.6")
+libc.mallinfo2.restype = MallInfo2
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+if sys.argv[1] == "fixed":
+    assert map_large_blocks(256 << 10)
+libc.free(libc.malloc(8 << 20))
+before = libc.mallinfo2().hblks
+block = libc.malloc(1 << 20)
+print(libc.mallinfo2().hblks - before)
+"""
+
+
+def test_large_blocks_get_pages_of_their_own_once_asked() -> None:
+    """glibc maps a large block on its own pages, but after freeing one it raises its
+    threshold to that size and carves blocks up to it out of its heaps, which keep
+    what they leave free.  ``map_large_blocks`` keeps the threshold where it is put."""
+    import os
+    import subprocess
+    import sys
+
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallinfo2  # noqa: B018 (glibc 2.33 or later)
+    except (OSError, AttributeError):
+        pytest.skip("needs glibc's mallinfo2 to count mapped blocks")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+
+    def mapped(mode: str) -> int:
+        command = [sys.executable, "-c", MAPPED_AFTER_FREEING_A_LARGER_BLOCK, mode]
+        return int(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+
+    assert mapped("default") == 0
+    assert mapped("fixed") == 1
 
 
 @pytest.mark.parametrize("ahead", [1, 2, 3])
