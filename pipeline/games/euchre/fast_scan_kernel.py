@@ -739,143 +739,141 @@ assert WIDTH > 0  # the row layout is fast's
 # Canonical bytes: what ``orjson.dumps(orjson.loads(line), option=OPT_SORT_KEYS)``
 # gives of a line the scanner read (no whitespace, every object's keys in byte
 # order), so that a cleared line's content hash needs no parsing in Python.
+#
+# One pass: bytes are copied as they come, but whitespace, and each object's
+# members are put in key order when it closes (moved only when they are not in
+# order already).  Nested objects are ordered first, then moved whole.
 
+#: Members an object may have, and objects and arrays nested: past either the
+#: line is left to orjson (a record has about a dozen, nested six deep).
 _MEMBERS = 64
-#: Objects nested deeper than this are left to orjson (a record nests four deep).
-_DEPTH = 8
+_NESTING = 32
 
 
 @_jit
-def _skip(b: Any, i: int, end: int) -> int:
-    """Past one value of a line the scanner read (well formed: brackets balance outside strings)."""
-    i = _ws(b, i, end)
-    if b[i] == 34:
-        return _string_end(b, i, end) + 1
-    if b[i] == 123 or b[i] == 91:
-        depth = 0
-        while i < end:
-            c = b[i]
-            if c == 34:
-                i = _string_end(b, i, end) + 1
-                continue
-            if c == 123 or c == 91:
-                depth += 1
-            elif c == 125 or c == 93:
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-        return FAIL
-    while i < end and b[i] != 44 and b[i] != 125 and b[i] != 93 and b[i] != 32 and b[i] != 9:
-        if b[i] == 10 or b[i] == 13:
-            break
-        i += 1
-    return i
-
-
-@_jit
-def _key_before(b: Any, s1: int, e1: int, s2: int, e2: int) -> int:
-    """-1, 0 or 1 as the key ``b[s1:e1]`` sorts before, with or after ``b[s2:e2]``."""
-    n = min(e1 - s1, e2 - s2)
-    for j in range(n):
-        if b[s1 + j] != b[s2 + j]:
-            return -1 if b[s1 + j] < b[s2 + j] else 1
-    if e1 - s1 == e2 - s2:
+def _key_order(out: Any, a: int, na: int, b: int, nb: int) -> int:
+    """-1, 0 or 1 as the key ``out[a:a + na]`` sorts before, with or after ``out[b:b + nb]``."""
+    for j in range(min(na, nb)):
+        if out[a + j] != out[b + j]:
+            return -1 if out[a + j] < out[b + j] else 1
+    if na == nb:
         return 0
-    return -1 if e1 - s1 < e2 - s2 else 1
+    return -1 if na < nb else 1
 
 
 @_jit
-def _copy(b: Any, s: int, e: int, out: Any, o: int) -> int:
-    for j in range(s, e):
-        out[o] = b[j]
-        o += 1
-    return o
-
-
-_BYTES = numba.types.Array(numba.uint8, 1, "C", readonly=True)
-_EMITTED = numba.types.UniTuple(numba.int64, 2)  # type: ignore[no-untyped-call]
-
-
-@_jit
-def _sort_keys(b: Any, starts: Any, ends: Any, values: Any, n: int) -> None:
-    """The first ``n`` members in byte order of their keys (insertion sort: a handful)."""
+def _sort_members(out: Any, tmp: Any, starts: Any, lengths: Any, order: Any, n: int, close: int) -> bool:
+    """The ``n`` members of an object written at ``out[starts[0]:close]`` put in the
+    byte order of their keys; False when a key is repeated."""
+    moved = False
+    for k in range(n):
+        order[k] = k
     for k in range(1, n):
         m = k
-        while m > 0 and _key_before(b, starts[m], ends[m], starts[m - 1], ends[m - 1]) < 0:
-            starts[m], starts[m - 1] = starts[m - 1], starts[m]
-            ends[m], ends[m - 1] = ends[m - 1], ends[m]
-            values[m], values[m - 1] = values[m - 1], values[m]
+        while m > 0:
+            a, b = order[m], order[m - 1]
+            c = _key_order(out, starts[a] + 1, lengths[a], starts[b] + 1, lengths[b])
+            if c == 0:
+                return False
+            if c > 0:
+                break
+            order[m], order[m - 1] = b, a
+            moved = True
             m -= 1
-
-
-@numba.njit(
-    _EMITTED(_BYTES, numba.int64, numba.int64, numba.uint8[::1], numba.int64, numba.int64[::1], numba.int64),
-    cache=True,
-    nogil=True,
-)
-def _emit(b: Any, i: int, end: int, out: Any, o: int, scratch: Any, depth: int) -> tuple[int, int]:
-    """The canonical bytes of the value at ``i`` into ``out[o:]``: (position past the
-    value, past what was written), or (FAIL, FAIL) (a repeated key, too many keys,
-    too deep).  ``scratch[depth * 3 * _MEMBERS:]``: room for an object's members."""
-    i = _ws(b, i, end)
-    c = b[i]
-    if c == 123:
-        if depth == _DEPTH:
-            return FAIL, FAIL
-        base = depth * 3 * _MEMBERS
-        starts = scratch[base : base + _MEMBERS]
-        ends = scratch[base + _MEMBERS : base + 2 * _MEMBERS]
-        values = scratch[base + 2 * _MEMBERS : base + 3 * _MEMBERS]
-        n = 0
-        i = _ws(b, i + 1, end)
-        while b[i] != 125:
-            if n == _MEMBERS:
-                return FAIL, FAIL
-            e = _string_end(b, i, end)
-            starts[n], ends[n] = i + 1, e
-            values[n] = _ws(b, _byte(b, e + 1, end, 58), end)
-            i = _ws(b, _skip(b, values[n], end), end)
-            n += 1
-            if b[i] == 44:
-                i = _ws(b, i + 1, end)
-        _sort_keys(b, starts, ends, values, n)
-        out[o] = 123
-        o += 1
-        for k in range(n):
-            if k > 0:
-                if _key_before(b, starts[k], ends[k], starts[k - 1], ends[k - 1]) == 0:
-                    return FAIL, FAIL  # orjson keeps the last of repeated keys
-                out[o] = 44
-                o += 1
-            o = _copy(b, starts[k] - 1, ends[k] + 1, out, o)
-            out[o] = 58
+    if not moved:
+        return True
+    first = starts[0]
+    for j in range(first, close):
+        tmp[j - first] = out[j]
+    o = first
+    for r in range(n):
+        k = order[r]
+        if r > 0:
+            out[o] = 44
             o += 1
-            _, o = _emit(b, values[k], end, out, o, scratch, depth + 1)
-            if o == FAIL:
-                return FAIL, FAIL
-        out[o] = 125
-        return i + 1, o + 1
-    if c == 91:
-        out[o] = 91
-        o += 1
-        i = _ws(b, i + 1, end)
-        first = True
-        while b[i] != 93:
-            if not first:
-                out[o] = 44
+        e = starts[k + 1] - 1 if k + 1 < n else close
+        for j in range(starts[k] - first, e - first):
+            out[o] = tmp[j]
+            o += 1
+    return True
+
+
+@_jit
+def _canonical(
+    b: Any,
+    i: int,
+    end: int,
+    out: Any,
+    o: int,
+    tmp: Any,
+    starts: Any,
+    lengths: Any,
+    order: Any,
+    kinds: Any,
+    counts: Any,
+) -> int:
+    """The canonical bytes of the object at ``b[i:end]`` into ``out[o:]``: the
+    position past them, or FAIL (a repeated key, too many members or too deep).
+    For the container open at depth ``d``: ``kinds[d]`` its opening byte,
+    ``counts[d]`` its members so far, ``starts[d * _MEMBERS + k]`` where its
+    member ``k`` begins in ``out`` and ``lengths[...]`` its key's length."""
+    depth = -1
+    key_next = False
+    while i < end:
+        c = b[i]
+        if c == 32 or c == 10 or c == 13 or c == 9:
+            i += 1
+        elif c == 34:
+            e = _string_end(b, i, end)
+            if e == FAIL:
+                return FAIL
+            if key_next:
+                n = counts[depth]
+                if n == _MEMBERS:
+                    return FAIL
+                starts[depth * _MEMBERS + n] = o
+                lengths[depth * _MEMBERS + n] = e - i - 1
+                counts[depth] = n + 1
+                key_next = False
+            for j in range(i, e + 1):
+                out[o] = b[j]
                 o += 1
-            first = False
-            i, o = _emit(b, i, end, out, o, scratch, depth)
-            if o == FAIL:
-                return FAIL, FAIL
-            i = _ws(b, i, end)
-            if b[i] == 44:
-                i = _ws(b, i + 1, end)
-        out[o] = 93
-        return i + 1, o + 1
-    e = _skip(b, i, end)
-    return e, _copy(b, i, e, out, o)
+            i = e + 1
+        elif c == 123 or c == 91:
+            depth += 1
+            if depth == _NESTING:
+                return FAIL
+            kinds[depth] = c
+            counts[depth] = 0
+            key_next = c == 123
+            out[o] = c
+            o += 1
+            i += 1
+        elif c == 125 or c == 93:
+            if depth < 0 or kinds[depth] != c - 2:  # not the bracket that opened it
+                return FAIL
+            if c == 125:
+                base = depth * _MEMBERS
+                n = counts[depth]
+                if n > 1 and not _sort_members(out, tmp, starts[base:], lengths[base:], order, n, o):
+                    return FAIL
+            out[o] = c
+            o += 1
+            i += 1
+            depth -= 1
+            if depth < 0:
+                return o
+            key_next = False
+        elif c == 44:
+            out[o] = 44
+            o += 1
+            i += 1
+            key_next = kinds[depth] == 123 if depth >= 0 else False
+        else:
+            out[o] = c
+            o += 1
+            i += 1
+    return FAIL
 
 
 @_jit
@@ -885,10 +883,18 @@ def canonical_lines(b: Any, starts: Any, ends: Any, chosen: Any, out: Any, offse
     line holds a repeated key)."""
     o = 0
     offsets[0] = 0
-    scratch = np.empty(_DEPTH * 3 * _MEMBERS, dtype=np.int64)
+    longest = 0
+    for k in range(chosen.shape[0]):
+        longest = max(longest, ends[chosen[k]] - starts[chosen[k]])
+    tmp = np.empty(longest, dtype=np.uint8)
+    members = np.empty(_NESTING * _MEMBERS, dtype=np.int64)
+    lengths = np.empty(_NESTING * _MEMBERS, dtype=np.int64)
+    order = np.empty(_MEMBERS, dtype=np.int64)
+    kinds = np.empty(_NESTING, dtype=np.int64)
+    counts = np.empty(_NESTING, dtype=np.int64)
     for k in range(chosen.shape[0]):
         n = chosen[k]
-        _, written = _emit(b, starts[n], ends[n], out, o, scratch, 0)
+        written = _canonical(b, starts[n], ends[n], out, o, tmp, members, lengths, order, kinds, counts)
         if written == FAIL:
             written = o
         o = written
