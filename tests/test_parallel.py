@@ -65,6 +65,30 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
     assert (again.games_loaded, again.quarantined, again.already_present) == (0, 0, again.lines)
 
 
+def test_rows_cross_to_the_loader_with_their_text_dictionary_encoded(tmp_path: Path) -> None:
+    """What a worker sends is the chunk's rows, text columns encoded: decoded, they
+    are the rows as built, and the encoding is smaller."""
+    import pickle
+
+    import pyarrow as pa
+
+    from pipeline.warehouse.dask_engine import prepare_lines
+    from pipeline.warehouse.load import InputFile
+    from pipeline.warehouse.parallel_load import compact
+
+    path = mixed_input(tmp_path)
+    lines = list(enumerate(path.read_bytes().splitlines(), 1))
+    _, tables = prepare_lines(InputFile("games.jsonl", str(path), "0" * 64, 0), lines, 1)
+    assert {"games", "euchre.plays", "quarantine"} <= tables.keys()
+    for table, rows in tables.items():
+        sent = compact(rows)
+        text = [f.name for f in rows.schema if pa.types.is_large_string(f.type) or pa.types.is_string(f.type)]
+        assert text and all(pa.types.is_dictionary(sent.schema.field(name).type) for name in text), table
+        assert sent.cast(rows.schema).equals(rows), table
+    plays = tables["euchre.plays"]
+    assert len(pickle.dumps(compact(plays))) < 0.6 * len(pickle.dumps(plays))
+
+
 def test_releasing_freed_memory_is_quiet_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
     """Off glibc (no ``malloc_trim``) the trim between chunks does nothing, and says nothing."""
     import ctypes
