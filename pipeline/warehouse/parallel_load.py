@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 #: quarantines them).  Each worker gets it once, when it starts.
 _KNOWN: Container[str] = frozenset()
 
-#: Chunks in flight per worker.  Each result is a chunk's rows (about 20 MB),
-#: so it is one fewer than ``validate``'s: on a 2 GB input the loader's peak
-#: was some 20 MB lower, at the same speed.
+#: Chunks in flight per worker.  Each result is a chunk's rows (19 MB of the
+#: benchmark's games, :func:`compact`), so it is one fewer than ``validate``'s:
+#: on a 2 GB input the loader's peak was some 20 MB lower, at the same speed
+#: (measured with the rows not yet encoded, 31 MB a chunk).
 LOAD_AHEAD = 2
 
 Chunk = list[tuple[int, bytes]]
