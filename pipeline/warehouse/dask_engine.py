@@ -9,8 +9,9 @@ a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
 A load is three steps:
 
 1. **Split** each input into byte ranges (``split_bytes``); a compressed input
-   is one split.  The client counts the newlines of each block of an input as
-   it hashes it, so every line keeps its number in its file.
+   is one split.  The client counts the newlines of each block of an input, so
+   every line keeps its number in its file, and sends the splits; it hashes the
+   inputs meanwhile (:func:`counted_inputs`, :func:`with_hashes`).
 2. **Prepare** (workers, in parallel): parse, hash and replay every line of a
    split, and build its rows, exactly as the single-machine load does
    (:func:`pipeline.warehouse.prepare.replay_for_load`).
@@ -18,8 +19,8 @@ A load is three steps:
    as ``load`` into an empty warehouse -- the first line of a ``game_id`` is
    loaded; a later one is already present (same content) or quarantined as a
    ``duplicate_game``; lines that are no game are quarantined.  Then each
-   worker drops the rows of the lines not loaded and writes its split's
-   Parquet files, one per table.
+   worker drops the rows of the lines not loaded, gives the quarantined ones
+   their file's hash, and writes its split's Parquet files, one per table.
 
 The data set (``DIR/<table>/part-NNNNN.parquet``, a game's tables under
 ``DIR/<game>/<table>/``, with ``ingest_runs`` and ``load.json``) is written
@@ -31,6 +32,7 @@ that fails leaves no half data set.  ``tricklog sql``, ``report`` and
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import logging
 import os
@@ -38,20 +40,28 @@ import pickle
 import shutil
 import tempfile
 import threading
-from collections.abc import Collection, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pipeline.parallel import WORKER_ENV, collector_paused, start_fresh_server
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.known import KnownIds
-from pipeline.warehouse.load import NEWLINE_BLOCK, VERSION, InputFile, LoadSummary, _input_file, _violation
+from pipeline.warehouse.load import (
+    NEWLINE_BLOCK,
+    VERSION,
+    InputFile,
+    LoadSummary,
+    _input_file,
+    _violation,
+    read_through,
+)
 from pipeline.warehouse.prepare import (
     ClearedBatch,
     ClearedLineBatch,
@@ -79,6 +89,11 @@ MARKER = "load.json"
 SPLIT_BYTES = 12 << 20
 MIN_SPLIT_BYTES = 1 << 20
 COMPRESSED = (".gz", ".zst")
+#: The SHA-256 of an input counted and not hashed yet (:func:`counted_inputs`): the
+#: quarantine rows of a split staged before its file's hash was known carry it
+#: until :func:`finish_split` gives them the hash (64 hex digits, as the column's check asks).
+UNHASHED = "0" * 64
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +163,32 @@ def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list
         files.append(replace(file, path=os.path.abspath(file.path)))
         newlines[files[-1].path] = blocks
     return files, newlines
+
+
+def counted_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
+    """What :func:`hashed_inputs` gives, but each file's hash (``UNHASHED``): its
+    newlines are counted at twice the speed it is hashed, so the splits can be
+    numbered and sent while :func:`with_hashes` hashes the inputs."""
+    refuse_streams(paths)
+    files = []
+    newlines: dict[str, list[int]] = {}
+    for name in paths:
+        blocks: list[int] = []
+        path = os.path.abspath(name)
+        size = read_through(name, path, newlines=None if name.endswith(COMPRESSED) else blocks)
+        files.append(InputFile(name, path, UNHASHED, size))
+        newlines[path] = blocks
+    return files, newlines
+
+
+def with_hashes(files: Sequence[InputFile]) -> list[InputFile]:
+    """The files with their SHA-256."""
+    out = []
+    for file in files:
+        digest = hashlib.sha256()
+        read_through(file.name, file.path, digest)
+        out.append(replace(file, sha256=digest.hexdigest()))
+    return out
 
 
 def refuse_streams(paths: Sequence[str]) -> None:
@@ -591,28 +632,48 @@ def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
     return StagedSplit(split, pickle.dumps(prepared.facts, protocol=pickle.HIGHEST_PROTOCOL), runs)
 
 
-def finish_split(staged: StagedSplit, routing: Routing, directory: str, run_id: int = 1) -> dict[str, int]:
+def finish_split(
+    staged: StagedSplit, routing: Routing, directory: str, run_id: int = 1, file: InputFile | None = None
+) -> dict[str, int]:
     """What :func:`write_split` does, on parts already written: those with rows of
     dropped lines are read back and written again without them, and the duplicate
-    quarantines go to parts of their own; returns the rows written per table."""
+    quarantines go to parts of their own; returns the rows written per table.
+    ``file``: the split's file with its hash, when it was staged without it
+    (``UNHASHED``): its quarantine rows get it."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    split = staged.split if file is None else replace(staged.split, file=file)
     written = {table: sum(counts) for table, (_, counts) in staged.runs.items()}
     dropped = np.fromiter(routing.dropped, np.int64, len(routing.dropped))
     for table, (lines, counts) in staged.runs.items():
         kept = ~np.isin(np.asarray(lines, np.int64), dropped)
-        if kept.all():
+        unhashed = table == QUARANTINE and staged.split.file.sha256 != split.file.sha256
+        if kept.all() and not unhashed:
             continue
-        path = _part(directory, table, staged.split.index)
-        data = pq.read_table(path).filter(pa.array(np.repeat(kept, counts)))
-        _write_part(data, directory, table, staged.split.index, routed=True)
+        data = pq.read_table(_part(directory, table, split.index)).filter(pa.array(np.repeat(kept, counts)))
+        if unhashed:
+            data = _with_file_hash(data, split.file.sha256)
+        _write_part(data, directory, table, split.index, routed=True)
         written[table] = data.num_rows
-    for table, extra in _duplicate_rows(staged.split, routing, run_id).items():
-        _write_part(extra, directory, table, staged.split.index, routed=True, suffix="-duplicates")
+    for table, extra in _duplicate_rows(split, routing, run_id).items():
+        _write_part(extra, directory, table, split.index, routed=True, suffix="-duplicates")
         written[table] = written.get(table, 0) + extra.num_rows
     return written
+
+
+#: The table whose rows name their file's hash.
+QUARANTINE = "quarantine"
+
+
+def _with_file_hash(data: pa.Table, sha256: str) -> pa.Table:
+    """Quarantine rows with their file's hash."""
+    import pyarrow as pa
+
+    column = data.schema.get_field_index("file_sha256")
+    kind = data.schema.field(column).type
+    return data.set_column(column, "file_sha256", pa.array([sha256] * data.num_rows, kind))
 
 
 def _runs(lines: Any) -> tuple[list[int], list[int]]:
@@ -691,12 +752,14 @@ def load_dask(
     closing: threading.Thread | None = None
     staging: Path | None = None
     try:
-        files, newlines = hashed_inputs(inputs)
+        files, newlines = counted_inputs(inputs)
+        # hashed while the workers stage: the daemon thread of a load that fails is not waited for
+        hashing = _in_background(lambda: with_hashes(files), "tricklog-hash", daemon=True)
         summary = LoadSummary(1, str(directory), files)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
         try:
-            _load_on(opening.result(), files, newlines, split_bytes, summary, staging, started)
+            _load_on(opening.result(), (files, newlines, hashing), split_bytes, summary, staging, started)
         finally:
             closing = session.close_in_background()  # while the data set is moved into place
         (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
@@ -714,14 +777,15 @@ def load_dask(
 
 def _load_on(
     dask: Any,
-    files: list[InputFile],
-    newlines: dict[str, list[int]],
+    inputs: tuple[list[InputFile], dict[str, list[int]], Future[list[InputFile]]],
     split_bytes: int | None,
     summary: LoadSummary,
     staging: Path,
     started: dt.datetime,
 ) -> None:
-    """Prepare, route and write the splits on the cluster, then complete the data set there."""
+    """Prepare, route and write the splits on the cluster, then complete the data set
+    there.  ``inputs``: the files counted (:func:`counted_inputs`), and being hashed."""
+    files, newlines, hashing = inputs
     if split_bytes is None:
         total = sum(f.size for f in files)
         workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
@@ -730,11 +794,17 @@ def _load_on(
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
     router = Router(summary)
     written = []
+    hashed: dict[str, InputFile] = {}
     for i, blob in _facts_in_order(dask, staged):
         with collector_paused():  # thousands of new tuples, none of them garbage
             facts = pickle.loads(blob)
-        written.append(dask.submit(finish_split, staged[i], router.route(facts), str(staging), pure=False))
+        routing = router.route(facts)
+        if not hashed:  # the first split finished waits for the hashes (its quarantine rows name them)
+            hashed = {file.path: file for file in hashing.result()}
+        file = hashed[splits[i].file.path]
+        written.append(dask.submit(finish_split, staged[i], routing, str(staging), file=file, pure=False))
         staged[i] = None  # the worker lets the staged split go once it is finished
+    summary.files = hashing.result()
     summary.batches = len(written)
     dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
 
@@ -824,15 +894,8 @@ class _client:
         distributed and the caller's hashing of the inputs."""
         if self.given is None and self.scheduler is None:
             start_fresh_server(["distributed"])
-        self.opening = Future()
-        threading.Thread(target=self._open_into, args=(self.opening,), name="tricklog-dask-open").start()
+        self.opening = _in_background(self.open, "tricklog-dask-open")
         return self.opening
-
-    def _open_into(self, opening: Future[Any]) -> None:
-        try:
-            opening.set_result(self.open())
-        except BaseException as e:  # handed to the caller of opening.result()
-            opening.set_exception(e)
 
     def close(self) -> None:
         if self.opening is not None:
@@ -847,6 +910,20 @@ class _client:
         closing = threading.Thread(target=self.close, name="tricklog-dask-close")
         closing.start()
         return closing
+
+
+def _in_background(work: Callable[[], T], name: str, *, daemon: bool = False) -> Future[T]:
+    """``work()`` on a thread of its own: its result, or its exception, in the future."""
+    done: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work())
+        except BaseException as e:  # handed to the caller of done.result()
+            done.set_exception(e)
+
+    threading.Thread(target=run, name=name, daemon=daemon).start()
+    return done
 
 
 @contextmanager
