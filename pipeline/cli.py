@@ -190,6 +190,7 @@ def load(
         fail("--scheduler goes with --engine dask")
     try:
         identity = read_players(players) if players is not None else None
+        map_large_blocks(LARGE_BLOCK)  # for this process's life: so here, not in the library
         if engine == "dask":
             from pipeline.warehouse.dask_engine import load_dask
 
@@ -201,7 +202,6 @@ def load(
         else:
             if identity is not None:
                 store_players(db, identity)
-            map_large_blocks(LARGE_BLOCK)  # for this process's life: so here, not in the library
             with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
                 summary = load_games(
                     paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
