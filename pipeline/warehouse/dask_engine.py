@@ -93,6 +93,8 @@ COMPRESSED = (".gz", ".zst")
 #: quarantine rows of a split staged before its file's hash was known carry it
 #: until :func:`finish_split` gives them the hash (64 hex digits, as the column's check asks).
 UNHASHED = "0" * 64
+#: The table whose rows name their file's hash.
+QUARANTINE = "quarantine"
 T = TypeVar("T")
 
 
@@ -663,10 +665,6 @@ def finish_split(
     return written
 
 
-#: The table whose rows name their file's hash.
-QUARANTINE = "quarantine"
-
-
 def _with_file_hash(data: pa.Table, sha256: str) -> pa.Table:
     """Quarantine rows with their file's hash."""
     import pyarrow as pa
@@ -891,7 +889,7 @@ class _client:
         """:meth:`open` on a thread (a local cluster takes about a second to start).
         A local cluster's worker server starts first, here: its imports, the
         longest part of the start, then overlap this thread's import of
-        distributed and the caller's hashing of the inputs."""
+        distributed and the caller's counting of the inputs' lines."""
         if self.given is None and self.scheduler is None:
             start_fresh_server(["distributed"])
         self.opening = _in_background(self.open, "tricklog-dask-open")
