@@ -9,9 +9,11 @@ and ``sql`` and ``export`` read the data set as they read a DuckDB file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +25,10 @@ from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
+    UNHASHED,
     _client,
     _facts_in_order,
+    counted_inputs,
     hashed_inputs,
     load_dask,
     numbered,
@@ -32,10 +36,11 @@ from pipeline.warehouse.dask_engine import (
     route,
     split_lines,
     splits_of,
+    with_hashes,
     write_split,
 )
 from pipeline.warehouse.ddl import WarehouseError, table_names
-from pipeline.warehouse.load import LoadSummary
+from pipeline.warehouse.load import NEWLINE_BLOCK, READ_BLOCKS, LoadSummary
 
 distributed = pytest.importorskip("distributed")
 
@@ -240,6 +245,29 @@ def test_a_stream_is_refused_before_anything_is_read_or_written(tmp_path: Path) 
     # the recipe for other engines (docs/scale-out.md) starts from hashed_inputs: refused there too
     with pytest.raises(WarehouseError, match="save it to a file first"):
         hashed_inputs([str(fifo)])
+
+
+def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tmp_path: Path) -> None:
+    """The client counts an input's newlines block by block, sends its splits, and
+    hashes it meanwhile: the counts and the hash are those of the one pass the
+    recipe for other engines makes, over a file that spans two read buffers and
+    ends inside a block."""
+    rng = random.Random(7)
+    lines = [b"y" * rng.randrange(60) for _ in range(300_000)]
+    lines[1_000] = lines[200_000] = b"x" * (2 * NEWLINE_BLOCK)  # blocks without a newline
+    data = b"\n".join(lines)  # no newline at the end
+    assert READ_BLOCKS * NEWLINE_BLOCK < len(data) < 2 * READ_BLOCKS * NEWLINE_BLOCK
+    assert len(data) % NEWLINE_BLOCK
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(data)
+
+    counted, newlines = counted_inputs([str(path)])
+    assert [(f.sha256, f.size) for f in counted] == [(UNHASHED, len(data))]
+    blocks = [data.count(b"\n", start, start + NEWLINE_BLOCK) for start in range(0, len(data), NEWLINE_BLOCK)]
+    assert newlines == {counted[0].path: blocks}
+    hashed = with_hashes(counted)
+    assert hashed[0].sha256 == hashlib.sha256(data).hexdigest()
+    assert hashed_inputs([str(path)]) == (hashed, newlines)
 
 
 def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs() -> None:
