@@ -203,7 +203,7 @@ def _database_errors(db: str | Path) -> Iterator[None]:
 NEWLINE_BLOCK = 1 << 16
 #: Blocks read at a time (8 MB): each read lets go of the interpreter's lock, and
 #: another busy thread (a Dask client starting its cluster) then holds it for up
-#: to 5 ms: counting the newlines of 2 GB so took 3.8 s a MB at a time, 2.2 s so.
+#: to 5 ms: counting the newlines of 2 GB took 3.8 s read a MB at a time, 2.2 s 8 MB.
 READ_BLOCKS = 128
 #: Blocks hashed then counted at a time: 1 MB, read once from memory for both.
 SLICE_BLOCKS = 16
