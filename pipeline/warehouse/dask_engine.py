@@ -58,7 +58,6 @@ from pipeline.warehouse.load import (
     VERSION,
     InputFile,
     LoadSummary,
-    _input_file,
     _violation,
     read_through,
 )
@@ -156,29 +155,26 @@ def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list
     """Each input hashed, and the newlines of each ``NEWLINE_BLOCK`` bytes of the
     uncompressed ones, counted in the same pass, by path (workers may run elsewhere,
     in another folder: paths are absolute, names stay as given)."""
-    refuse_streams(paths)
-    files = []
-    newlines: dict[str, list[int]] = {}
-    for name in paths:
-        blocks: list[int] = []
-        file = _input_file(name, None, None if name.endswith(COMPRESSED) else blocks)
-        files.append(replace(file, path=os.path.abspath(file.path)))
-        newlines[files[-1].path] = blocks
-    return files, newlines
+    return _read_inputs(paths, hashed=True)
 
 
 def counted_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
     """What :func:`hashed_inputs` gives, but each file's hash (``UNHASHED``): its
     newlines are counted at twice the speed it is hashed, so the splits can be
     numbered and sent while :func:`with_hashes` hashes the inputs."""
+    return _read_inputs(paths, hashed=False)
+
+
+def _read_inputs(paths: Sequence[str], *, hashed: bool) -> tuple[list[InputFile], dict[str, list[int]]]:
     refuse_streams(paths)
     files = []
     newlines: dict[str, list[int]] = {}
     for name in paths:
         blocks: list[int] = []
         path = os.path.abspath(name)
-        size = read_through(name, path, newlines=None if name.endswith(COMPRESSED) else blocks)
-        files.append(InputFile(name, path, UNHASHED, size))
+        digest = hashlib.sha256() if hashed else None
+        size = read_through(name, path, digest, None if name.endswith(COMPRESSED) else blocks)
+        files.append(InputFile(name, path, digest.hexdigest() if digest is not None else UNHASHED, size))
         newlines[path] = blocks
     return files, newlines
 

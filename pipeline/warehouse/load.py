@@ -199,7 +199,7 @@ def _database_errors(db: str | Path) -> Iterator[None]:
         ) from e
 
 
-#: The bytes of input whose newlines :func:`_input_file` counts as one (a divisor of its reads).
+#: The bytes of input whose newlines :func:`read_through` counts as one (a divisor of its reads).
 NEWLINE_BLOCK = 1 << 16
 #: Blocks read at a time (8 MB): each read lets go of the interpreter's lock, and
 #: another busy thread (a Dask client starting its cluster) then holds it for up
@@ -209,17 +209,15 @@ READ_BLOCKS = 128
 SLICE_BLOCKS = 16
 
 
-def _input_file(name: str, spool: Path | None, newlines: list[int] | None = None) -> InputFile:
+def _input_file(name: str, spool: Path | None) -> InputFile:
     """Hash an input (stdin is first copied to a ``spool`` file, to be hashed and read;
-    without a spool folder the caller has refused streams).
-    ``newlines``, when given, gets the number of newlines of each ``NEWLINE_BLOCK``
-    bytes of the file, counted as it is hashed (the Dask engine numbers its splits' lines so)."""
+    without a spool folder the caller has refused streams)."""
     path = name
     if is_stream(name):  # stdin, a pipe, a FIFO: read once, into a spool file, to be hashed and read
         assert spool is not None, "streams are refused before hashing without a spool"
         path = _spool(name, spool)
     digest = hashlib.sha256()
-    size = read_through(name, path, digest, newlines)
+    size = read_through(name, path, digest)
     return InputFile(name, path, digest.hexdigest(), size)
 
 
