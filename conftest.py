@@ -5,6 +5,9 @@
 - The temporary folder (``TMPDIR``, for this process and the commands it starts) is
   one in pytest's own base folder, which pytest prunes: the docstrings' folders,
   the spool of a load killed on purpose and Dask's scratch space stay out of /tmp.
+- ``pipeline/polars_pandera.py`` is not collected for docstrings: importing it
+  sets pandera up without pandas in the process that imports it
+  (``tests/test_parallel.py`` imports it in processes of its own).
 """
 
 import tempfile
@@ -15,6 +18,8 @@ from hypothesis import settings
 
 settings.register_profile("tricklog", deadline=None)
 settings.load_profile("tricklog")
+
+collect_ignore = ["pipeline/polars_pandera.py"]
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -165,9 +165,10 @@ _LIBC: Any = None
 
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
-#: database) rather than by every worker: over a CPU second each.  The games'
+#: database) rather than by every worker: over a CPU second each.  pandera first,
+#: without its pandas half (:mod:`pipeline.polars_pandera`).  The games'
 #: ``worker_modules`` follow (:func:`preload`).
-PRELOAD = ["pipeline.warehouse.dask_engine", "polars", "pyarrow", "pandera.polars", "numba"]
+PRELOAD = ["pipeline.polars_pandera", "pipeline.warehouse.dask_engine", "polars", "pyarrow", "numba"]
 
 
 def preload() -> list[str]:

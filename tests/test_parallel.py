@@ -202,3 +202,68 @@ def test_fresh_workers_start_with_the_games_kernels_and_numba_readied() -> None:
     wanted = [*named, "pipeline.games.euchre.fast_scan_kernel", "numba.np.arraymath", "scipy.linalg"]
     results = [loaded for _, loaded in in_workers(iter([wanted] * 2), _loaded_before_any_work, 2, fresh=True)]
     assert results == [[True] * len(wanted)] * 2
+
+
+def _checks_without_pandas() -> tuple[bool, bool, str]:
+    """Whether pandas and pandera.polars are imported, then a warehouse model's
+    verdict on a row that breaks one of its checks."""
+    import sys
+
+    import polars as pl
+
+    from pipeline.warehouse.ddl import table_models
+
+    loaded = ("pandas" in sys.modules, "pandera.polars" in sys.modules)
+    model = table_models()["games"]
+    try:
+        model.validate(pl.DataFrame({"game_id": ["g"]}))
+    except Exception as e:
+        return (*loaded, type(e).__name__)
+    return (*loaded, "passed")
+
+
+def test_fresh_workers_check_frames_with_a_pandera_that_never_imported_pandas() -> None:
+    """pandas (imported by pandera when installed, half a CPU second) stays out of
+    the fork server, and pandera.polars still checks frames there."""
+    from pipeline.parallel import in_workers
+
+    results = [verdict for _, verdict in in_workers(iter([()] * 2), _checks_in_worker, 2, fresh=True)]
+    assert results == [(False, True, "SchemaError")] * 2
+
+
+def _checks_in_worker(_: tuple[()]) -> tuple[bool, bool, str]:
+    return _checks_without_pandas()
+
+
+def _python(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_pandas_imports_as_usual_after_pandera_was_set_up_without_it() -> None:
+    out = _python(
+        "import sys, pipeline.polars_pandera, pandera; print('pandas' in sys.modules, end=' ');"
+        "import pandas; print(pandas.DataFrame({'a': [1]}).shape, hasattr(pandera, 'DataFrameSchema'))"
+    )
+    assert out == "False (1, 1) False"
+
+
+def test_a_pandera_that_will_not_import_without_pandas_is_imported_as_usual() -> None:
+    out = _python(
+        "import importlib, sys\n"
+        "real, calls = importlib.import_module, []\n"
+        "def failing_once(name, *args, **kwargs):\n"
+        "    if name.startswith('pandera'):\n"
+        "        calls.append(name)\n"
+        "    if calls == [name]:\n"
+        "        import pandera\n"  # imported part way, as a failing import leaves it
+        "        raise ImportError('this pandera needs pandas')\n"
+        "    return real(name, *args, **kwargs)\n"
+        "importlib.import_module = failing_once\n"
+        "import pipeline.polars_pandera, pandera\n"
+        "print(calls, 'pandas' in sys.modules, hasattr(pandera, 'DataFrameSchema'))"
+    )
+    assert out == "['pandera.polars', 'pandera.polars'] True True"
