@@ -177,7 +177,7 @@ def load(
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
     from pipeline.console import Progress
-    from pipeline.parallel import jobs_for, map_large_blocks
+    from pipeline.parallel import arrow_on_malloc, jobs_for, map_large_blocks
     from pipeline.players import read_players
     from pipeline.sources import line_limit
     from pipeline.warehouse.api import load as load_games
@@ -190,7 +190,9 @@ def load(
         fail("--scheduler goes with --engine dask")
     try:
         identity = read_players(players) if players is not None else None
-        map_large_blocks(LARGE_BLOCK)  # for this process's life: so here, not in the library
+        # for this process's life: so here, not in the library
+        map_large_blocks(LARGE_BLOCK)
+        arrow_on_malloc()
         if engine == "dask":
             from pipeline.warehouse.dask_engine import load_dask
 

@@ -284,15 +284,18 @@ def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs()
                 sorted(dask_worker.periodic_callbacks),
                 dask_worker.state.log.maxlen,
                 dask_worker.monitor.quantities["memory"].maxlen,
+                __import__("pyarrow").default_memory_pool().backend_name,
+                "pandas" in __import__("sys").modules,
             )
         )
         scheduler = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_log.maxlen)
     finally:
         session.close()
     assert len(workers) == 2
-    for callbacks, log, samples in workers.values():
+    for callbacks, log, samples, arrow_pool, pandas in workers.values():
         assert not {"profile", "profile-cycle"} & set(callbacks), callbacks
         assert (log, samples) == (100, 100)
+        assert (arrow_pool, pandas) == ("system", False)  # WORKER_ENV, pipeline.polars_pandera
     assert scheduler == 100
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000

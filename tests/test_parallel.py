@@ -235,6 +235,23 @@ def _checks_in_worker(_: tuple[()]) -> tuple[bool, bool, str]:
     return _checks_without_pandas()
 
 
+def _arrow_pool(_: tuple[()]) -> tuple[str, int]:
+    """The backend of Arrow's pool, and the bytes malloc's pool holds for a new array."""
+    import pyarrow as pa
+
+    data = pa.array(range(100_000), pa.int64())
+    return pa.default_memory_pool().backend_name, pa.system_memory_pool().bytes_allocated() - data.nbytes
+
+
+def test_fresh_workers_take_arrow_s_buffers_from_malloc() -> None:
+    """``WORKER_ENV`` reaches the fork server, whichever pool starts it."""
+    from pipeline.parallel import in_workers
+
+    pools = [pool for _, pool in in_workers(iter([()] * 2), _arrow_pool, 2, fresh=True)]
+    assert [name for name, _ in pools] == ["system", "system"]
+    assert all(held >= 0 for _, held in pools)
+
+
 def _python(code: str) -> str:
     import subprocess
     import sys
