@@ -218,7 +218,7 @@ def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
     wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
     method = next(m for m in wanted if m in methods)
     if method == "forkserver":
-        start_fork_server(preload(), WORKER_ENV)
+        start_fresh_server()
     return multiprocessing.get_context(method)
 
 
