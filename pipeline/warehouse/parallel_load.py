@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 #: quarantines them).  Each worker gets it once, when it starts.
 _KNOWN: Container[str] = frozenset()
 
-#: Chunks in flight per worker.  Each result is a chunk's rows (19 MB of the
-#: benchmark's games, :func:`compact`), so it is one fewer than ``validate``'s:
-#: on a 2 GB input the loader's peak was some 20 MB lower, at the same speed
-#: (measured with the rows not yet encoded, 31 MB a chunk).
-LOAD_AHEAD = 2
+#: Chunks in flight per worker: 4,000 lines.  The loader stops taking results
+#: while it commits a batch, and the workers go on until that many are waiting;
+#: in chunks of 1,000 lines (``CHUNK_LINES``) two were too few to cover a commit
+#: (a 200 MB load took 25 to 28 s against 18).  Each result is a chunk's rows
+#: (about 10 MB of the benchmark's games, :func:`compact`); with four of 1,000 lines
+#: rather than two of 2,000 a 200 MB load's processes peaked at 1,181-1,188 MB
+#: together against 1,313-1,323, at the same speed.
+LOAD_AHEAD = 4
 
 Chunk = list[tuple[int, bytes]]
 
