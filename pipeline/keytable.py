@@ -164,8 +164,12 @@ class KeyTable:
         if self.spilled is None:
             self.spilled = DiskKeys(width=1)
         hi, lo, payload = self._stored()
-        self._empty(min(len(self.hi), self.max_slots))  # the full table freed before its keys are written
+        size = min(len(self.hi), self.max_slots)
+        # the full table freed before its keys are written, the empty one made after
+        self._empty(0)
         self.spilled.add(hi, lo, payload.view(np.uint64)[:, None])
+        del hi, lo, payload
+        self._empty(size)
 
 
 def key128(data: str | bytes | memoryview) -> bytes:
