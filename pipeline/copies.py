@@ -17,7 +17,7 @@ every distinct hand -- looked up and added in a few numpy calls each, in input
 order, so a copy within the chunk is found as it would be game by game.  Only
 what a message needs of a game that can be a first copy (checked, and no copy
 itself: its name, file and identity) is kept, packed in arrays.  Each table
-holds at most 3 MB of keys in memory and the rest on disk, with 2 to 4 bytes a key
+holds 3 MB of keys in memory (taken at the start) and the rest on disk, with 2 to 4 bytes a key
 left in memory (:class:`~pipeline.diskkeys.DiskKeys`): past a few hundred
 thousand hands, about 10 bytes a distinct hand in all (of 10-hand games),
 where the dicts took 200.
@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.games import game_for_record
-from pipeline.keytable import I64, KeyTable, key128, split_keys
+from pipeline.keytable import I64, MAX_SLOTS, KeyTable, key128, split_keys
 from pipeline.violations import Violation
 
 #: What the tracker is told of a game: its id, file, line and its hands' fingerprints.
@@ -116,12 +116,16 @@ class CopyTracker:
     that could be the first copy of something (:class:`_Games`)."""
 
     def __init__(self) -> None:
+        # Each table takes its whole budget at the start: a run's memory is then the
+        # same from its first chunk on, where a table growing with the input would
+        # double (holding both sizes at once) at some point of a long input and not
+        # of a short one.
         #: Identity -> the number of the first game with it (its ordinal in the run).
-        self.whos = KeyTable()
+        self.whos = KeyTable(MAX_SLOTS)
         #: Fingerprint sequence -> the first game with it (its ordinal).
-        self.sequences = KeyTable()
+        self.sequences = KeyTable(MAX_SLOTS)
         #: Hand -> its first copy (its number in ``games.first_hand`` numbering).
-        self.hands = KeyTable()
+        self.hands = KeyTable(MAX_SLOTS)
         self.games = _Games()
         self.seen = 0
 

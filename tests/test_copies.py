@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.copies import CopyTracker, GameHands, hand_keys
-from pipeline.keytable import key128
+from pipeline.keytable import MAX_SLOTS, key128
 from pipeline.parallel import ReplayDigest
 from pipeline.sources import SourceItem
 from pipeline.validate import _with_repeats
@@ -210,3 +210,15 @@ def test_memory_is_tens_of_bytes_a_hand() -> None:
     hands = 50_000 * 10
     assert tracker.nbytes / hands < 40
     assert kept / hands < 40
+
+
+def test_the_tables_take_their_budget_at_the_start() -> None:
+    """The same memory from the first chunk to the last: a table that grew with the
+    input would double (holding both sizes at once) on a long input, not a short one."""
+    tracker = CopyTracker()
+    tables = (tracker.whos, tracker.sequences, tracker.hands)
+    assert [t.nbytes for t in tables] == [24 * MAX_SLOTS] * 3
+    for start in range(0, 60_000, 2000):
+        assert not tracker.check(synthetic_chunk(start, 2000, 1))
+    assert [len(t) for t in tables] == [60_000] * 3
+    assert [t.nbytes for t in tables] == [24 * MAX_SLOTS] * 3
