@@ -71,7 +71,7 @@ CHUNK_ITEMS = 2000
 EVICT_TO = "32MB"
 #: Blocks from this size on get pages of their own in the ``load`` command's
 #: process (:func:`~pipeline.parallel.map_large_blocks`): DuckDB's 256 KB blocks
-#: and the workers' rows.  With two chunks in flight a worker (``LOAD_AHEAD``),
+#: and the workers' rows.  With two chunks of 2,000 lines in flight a worker,
 #: its peak on a 2 GB input went from 735 to 650 MB (before the workers' rows
 #: were dictionary-encoded, which took it to 529 MB).  A Dask client's too: the
 #: buffer its inputs are read into, freed, would have glibc carve every later
