@@ -153,20 +153,21 @@ class DiskKeys:
         """The memory held (the filter and the runs' block keys; the rows are on disk)."""
         return self.bloom.bits.nbytes + sum(run.firsts.nbytes for run in self.runs)
 
-    def add(self, hi: U64, lo: U64, payloads: Any) -> None:
+    def add(self, hi: U64, lo: U64, payloads: Any, *, presorted: bool = False) -> None:
         """Add keys not held yet (the caller looked them up), with their payloads
         (``(n, width)``), as a new run: written ``chunk`` rows at a time, so that
-        no copy of them all is made."""
+        no copy of them all is made (nor of their order, when they come
+        ``presorted`` by their high halves)."""
         if not len(hi):
             return
         payloads = np.asarray(payloads, np.uint64).reshape(len(hi), self.width)
         self._grow_bloom(self.count + len(hi))
         self.bloom.add(hi, lo)
-        order = np.argsort(hi, kind="stable")
+        order = None if presorted else np.argsort(hi, kind="stable")
 
         def pieces() -> Any:
-            for at in range(0, len(order), self.chunk):
-                rows = order[at : at + self.chunk]
+            for at in range(0, len(hi), self.chunk):
+                rows = slice(at, at + self.chunk) if order is None else order[at : at + self.chunk]
                 yield np.concatenate([hi[rows, None], lo[rows, None], payloads[rows]], axis=1)
 
         self.runs.append(self._write(pieces()))

@@ -159,17 +159,34 @@ class KeyTable:
         return self.hi[stored], self.lo[stored], self.payload[stored]
 
     def _spill(self) -> None:
+        """Move the keys to disk, sorted in the table's own arrays, which then start
+        again empty: no second table is made.  The spill's own memory is 0.7 of the
+        table's at its budget (the keys' order, the filter's probes), against 1.4
+        when it copied the keys out and made a new table."""
         from pipeline.diskkeys import DiskKeys
 
         if self.spilled is None:
             self.spilled = DiskKeys(width=1)
-        hi, lo, payload = self._stored()
-        size = min(len(self.hi), self.max_slots)
-        # the full table freed before its keys are written, the empty one made after
-        self._empty(0)
-        self.spilled.add(hi, lo, payload.view(np.uint64)[:, None])
-        del hi, lo, payload
-        self._empty(size)
+        n = self._sort_stored_to_front()
+        self.spilled.add(self.hi[:n], self.lo[:n], self.payload[:n].view(np.uint64)[:, None], presorted=True)
+        if len(self.hi) > self.max_slots:  # grown past its budget for one large batch
+            self._empty(self.max_slots)
+            return
+        self.hi.fill(0)
+        self.lo.fill(0)
+        self.payload.fill(EMPTY)
+        self.count = 0
+
+    def _sort_stored_to_front(self) -> int:
+        """Move the stored keys to the front of the arrays, in the order of their high
+        halves (what :meth:`DiskKeys.add <pipeline.diskkeys.DiskKeys.add>` takes
+        ``presorted``), one array at a time; returns how many there are."""
+        stored = np.flatnonzero(self.payload >= 0)
+        order = stored[np.argsort(self.hi[stored], kind="stable")]
+        del stored
+        for column in (self.hi, self.lo, self.payload):
+            column[: len(order)] = column[order]
+        return len(order)
 
 
 def key128(data: str | bytes | memoryview) -> bytes:

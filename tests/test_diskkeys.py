@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.diskkeys import Bloom, DiskKeys
-from pipeline.keytable import MAX_SLOTS, KeyTable, key128
+from pipeline.keytable import MAX_LOAD, MAX_SLOTS, KeyTable, key128
 from pipeline.violations import TricklogError
 from pipeline.warehouse.known import KeyRuns
 
@@ -163,23 +163,25 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_half_run(tmp_path: Path) -> 
     assert files == "[]"
 
 
-def test_a_spill_holds_the_keys_once() -> None:
-    """Spilling frees the full table before the keys go to disk and makes the empty
-    one after: the spilling call's peak stays under 3.2 tables (2.7: the keys' copies,
-    their sorting, the filter and the next batch; with the old and the new table alive
-    together, it was 3.7)."""
-    table = KeyTable(max_slots=1 << 15)
-    keys = np.arange(23_000, dtype=np.uint64)
-    for start in range(0, 22_000, 1000):
-        table.insert_or_get(
-            keys[start : start + 1000],
-            keys[start : start + 1000] + np.uint64(1),
-            keys[:1000].astype(np.int64),
-        )
-    size, last = table.nbytes, keys[22_000:]
+def test_a_spill_makes_no_second_table() -> None:
+    """A table at its budget spills its keys from its own arrays, sorted in place,
+    and starts again in them: the spilling call's peak stays under one table (0.7:
+    the keys' order and the filter's probes).  Freeing the full table before the
+    keys went to disk and making an empty one after, it was 1.4; holding the old
+    and the new table together, more."""
+    table = KeyTable(MAX_SLOTS)
+    full = int(MAX_LOAD * MAX_SLOTS) // 1000 * 1000
+    keys = np.arange(full + 1000, dtype=np.uint64)
+    for start in range(0, full, 1000):
+        batch = keys[start : start + 1000]
+        table.insert_or_get(batch, batch + np.uint64(1), batch.astype(np.int64))
+    size, last = table.nbytes, keys[full:]
     tracemalloc.start()
     table.insert_or_get(last, last + np.uint64(1), last.astype(np.int64))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert table.spilled is not None and len(table.spilled) == 22_000
-    assert peak < 3.2 * size
+    assert table.spilled is not None and len(table.spilled) == full
+    assert table.nbytes < 1.1 * size  # the same arrays, and the filter
+    assert peak < 1.0 * size
+    found, payloads = table.spilled.lookup(keys[:full], keys[:full] + np.uint64(1))
+    assert found.all() and payloads[:, 0].tolist() == keys[:full].tolist()
