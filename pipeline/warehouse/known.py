@@ -79,21 +79,20 @@ class KeyRuns:
         self.runs.append(_sorted(rows))
         while len(self.runs) > 1 and len(self.runs[-2]) <= 2 * len(self.runs[-1]):
             last = self.runs.pop()
-            self.runs[-1] = _sorted(np.concatenate([self.runs[-1], last]))
+            self.runs[-1] = _merged(self.runs[-1], last)
         if sum(len(r) for r in self.runs) > self.max_rows:
             self._spill()
 
     def _spill(self) -> None:
-        """Move every key to disk (:class:`~pipeline.diskkeys.DiskKeys`)."""
-        import numpy as np
-
+        """Move every key to disk (:class:`~pipeline.diskkeys.DiskKeys`), run by run:
+        each is sorted already, so no copy of the keys is made (the disk merges them)."""
         from pipeline.diskkeys import DiskKeys
 
         if self.spilled is None:
             self.spilled = DiskKeys(self.width)
-        rows = np.concatenate(self.runs)
-        self.runs = []
-        self.spilled.add(rows[:, 0], rows[:, 1], rows[:, 2:])
+        while self.runs:
+            run = self.runs.pop(0)
+            self.spilled.add(run[:, 0], run[:, 1], run[:, 2:], presorted=True)
 
     def lookup(self, keys: Sequence[bytes]) -> tuple[Array, Array]:
         """Whether each key is present, and its payload (zeros where it is not): vectorised."""
@@ -136,6 +135,21 @@ def _row_of(rows: Array, at: int, high: Any, low: Any) -> int:
             return at
         at += 1
     return -1
+
+
+def _merged(first: Array, then: Array) -> Array:
+    """Two runs as one, in the order :func:`_sorted` gives their rows together (the
+    first's before the other's among equal high halves), without sorting them again:
+    a copy of the rows, not two, and no order of them all."""
+    import numpy as np
+
+    rows = np.empty((len(first) + len(then), first.shape[1]), first.dtype)
+    at = np.searchsorted(first[:, 0], then[:, 0], "right") + np.arange(len(then))
+    placed = np.zeros(len(rows), bool)
+    placed[at] = True
+    rows[at] = then
+    rows[~placed] = first
+    return rows
 
 
 def _sorted(rows: Array) -> Array:
