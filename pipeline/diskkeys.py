@@ -92,6 +92,24 @@ class Bloom:
         return held
 
 
+def merge_runs(first: Rows, then: Rows) -> Rows:
+    """Two runs of rows, each in the order of its keys' high halves (the first
+    column), as one in that order, the first's rows before the other's among equal
+    halves -- what a stable sort of both together gives, without sorting again:
+    one copy of the rows, and no order of them all.
+
+    >>> merge_runs(np.array([[1, 10], [3, 30]], np.uint64), np.array([[1, 11], [2, 20]], np.uint64)).tolist()
+    [[1, 10], [1, 11], [2, 20], [3, 30]]
+    """
+    rows = np.empty((len(first) + len(then), first.shape[1]), first.dtype)
+    at = np.searchsorted(first[:, 0], then[:, 0], "right") + np.arange(len(then))
+    placed = np.zeros(len(rows), bool)
+    placed[at] = True
+    rows[at] = then
+    rows[~placed] = first
+    return rows
+
+
 def _byte_and_bit(probes: U64) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]:
     """Where each probed bit is: its byte of the filter, and its mask in that byte."""
     byte = (probes >> np.uint64(3)).astype(np.intp)
@@ -308,8 +326,7 @@ class DiskKeys:
                 upto = int(np.searchsorted(chunk[:, 0], cut, "right"))
                 taken.append(chunk[:upto])
                 at[i] += upto
-            both = np.concatenate(taken)
-            yield both[np.argsort(both[:, 0], kind="stable")]
+            yield merge_runs(*taken)
 
     def _new_path(self) -> str:
         if self._dir is None:

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.diskkeys import Bloom, DiskKeys
+from pipeline.diskkeys import Bloom, DiskKeys, merge_runs
 from pipeline.keytable import MAX_LOAD, MAX_SLOTS, KeyTable, key128
 from pipeline.violations import TricklogError
-from pipeline.warehouse.known import KeyRuns
+from pipeline.warehouse.known import KeyRuns, _sorted
 
 #: Few high halves: runs of rows sharing one cross block borders.
 HIGH = st.sampled_from([0, 1, 7, 2**63, 2**64 - 1])
@@ -185,3 +185,16 @@ def test_a_spill_makes_no_second_table() -> None:
     assert peak < 1.0 * size
     found, payloads = table.spilled.lookup(keys[:full], keys[:full] + np.uint64(1))
     assert found.all() and payloads[:, 0].tolist() == keys[:full].tolist()
+
+
+run_rows = st.lists(st.tuples(*[st.integers(0, 6)] * 3), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(run_rows, run_rows)
+def test_two_runs_merge_as_they_would_sort_together(
+    first: list[tuple[int, ...]], then: list[tuple[int, ...]]
+) -> None:
+    """Runs share high halves often here (seven values): the first run's rows stay first among them."""
+    a, b = (_sorted(np.array(rows, np.uint64).reshape(-1, 3)) for rows in (first, then))
+    assert merge_runs(a, b).tolist() == _sorted(np.concatenate([a, b])).tolist()

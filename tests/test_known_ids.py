@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import duckdb
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.warehouse.known import KeyRuns, KnownIds, _merged, _sorted, key128
+from pipeline.warehouse.known import KeyRuns, KnownIds, key128
 
 ids = st.sampled_from([f"g{i}" for i in range(40)] + ["", "é", "a" * 300])
 digests = st.sampled_from(["aa" * 32, "bb" * 32, "aa" * 16 + "cc" * 16])
@@ -49,19 +48,6 @@ def test_known_ids_answer_as_a_dict_of_every_id(script: list[tuple[str, str, str
     worker_view = known.ids()
     for game_id in asked:
         assert (game_id in worker_view) == (game_id in everything)
-
-
-run_rows = st.lists(st.tuples(*[st.integers(0, 6)] * 3), max_size=30)
-
-
-@settings(max_examples=300, deadline=None)
-@given(run_rows, run_rows)
-def test_two_runs_merge_as_they_would_sort_together(
-    first: list[tuple[int, ...]], then: list[tuple[int, ...]]
-) -> None:
-    """Runs share high halves often here (seven values): the first run's rows stay first among them."""
-    a, b = (_sorted(np.array(rows, np.uint64).reshape(-1, 3)) for rows in (first, then))
-    assert _merged(a, b).tolist() == _sorted(np.concatenate([a, b])).tolist()
 
 
 def test_keys_sharing_their_high_half_are_told_apart() -> None:

@@ -73,13 +73,15 @@ class KeyRuns:
     def add(self, keys: Sequence[bytes], payloads: Any) -> None:
         import numpy as np
 
+        from pipeline.diskkeys import merge_runs
+
         if not keys:
             return
         rows = np.concatenate([words(b"".join(keys), 2), np.asarray(payloads, np.uint64)], axis=1)
         self.runs.append(_sorted(rows))
         while len(self.runs) > 1 and len(self.runs[-2]) <= 2 * len(self.runs[-1]):
             last = self.runs.pop()
-            self.runs[-1] = _merged(self.runs[-1], last)
+            self.runs[-1] = merge_runs(self.runs[-1], last)
         if sum(len(r) for r in self.runs) > self.max_rows:
             self._spill()
 
@@ -135,21 +137,6 @@ def _row_of(rows: Array, at: int, high: Any, low: Any) -> int:
             return at
         at += 1
     return -1
-
-
-def _merged(first: Array, then: Array) -> Array:
-    """Two runs as one, in the order :func:`_sorted` gives their rows together (the
-    first's before the other's among equal high halves), without sorting them again:
-    a copy of the rows, not two, and no order of them all."""
-    import numpy as np
-
-    rows = np.empty((len(first) + len(then), first.shape[1]), first.dtype)
-    at = np.searchsorted(first[:, 0], then[:, 0], "right") + np.arange(len(then))
-    placed = np.zeros(len(rows), bool)
-    placed[at] = True
-    rows[at] = then
-    rows[~placed] = first
-    return rows
 
 
 def _sorted(rows: Array) -> Array:
