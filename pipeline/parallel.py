@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from pipeline.copies import fingerprints_of
 from pipeline.games import ClearedReplay, clear_lines, replay_items
-from pipeline.sources import SourceItem, iter_lines, parse_line
+from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
 from pipeline.violations import Violation
 
 T = TypeVar("T")
@@ -45,11 +45,12 @@ FAST_PATH_MIN_BYTES = int(os.environ.get("TRICKLOG_FAST_PATH_MIN_BYTES", 4 << 20
 
 
 def fast_path_for(path: str) -> bool:
-    """Whether an input is large enough for the fast path (standard input: assumed so)."""
+    """Whether a file is large enough for the fast path (a stream, whose size is not
+    known ahead, is taken chunk by chunk: :func:`chunks_with_fast_path`)."""
     try:
         return os.stat(path).st_size >= FAST_PATH_MIN_BYTES
     except OSError:
-        return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,11 +251,28 @@ def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
         yield chunk
 
 
+def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], bool]]:
+    """The chunks of :func:`line_chunks`, each with whether the fast path takes it.
+    A file's all do or none, by its size (:func:`fast_path_for`).  A stream's
+    (standard input, a pipe) do from the chunk that takes it past
+    ``FAST_PATH_MIN_BYTES``: a few games piped in never wait for the compiled
+    kernels (on a fresh install, for their compilation: half a minute)."""
+    if not is_stream(path):
+        fast = fast_path_for(path)
+        for chunk in line_chunks(path):
+            yield chunk, fast
+        return
+    seen = 0
+    for chunk in line_chunks(path):
+        seen += sum(len(line) for _, line in chunk)
+        yield chunk, seen >= FAST_PATH_MIN_BYTES
+
+
 def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:
     """Each line of a JSON Lines input as an item, the digest of its replay (None when
     it is no game) and its violations, in order, replayed by ``jobs`` processes."""
-    work = partial(_replay_lines, path, fast_path=fast_path_for(path))
-    for _, results in in_workers(line_chunks(path), work, jobs):
+    work = partial(_replay_task, path)
+    for _, results in in_workers(chunks_with_fast_path(path), work, jobs):
         for number, raw, digest, violations in results:
             yield SourceItem(path, number, raw, None), digest, violations
 
@@ -319,7 +337,10 @@ def _replay_chunk(path: str, chunk: list[tuple[int, bytes]], fast_path: bool) ->
     return out
 
 
-_replay_lines = replay_lines
+def _replay_task(path: str, task: tuple[list[tuple[int, bytes]], bool]) -> list[LineResult]:
+    """:func:`replay_lines` of a chunk and whether the fast path takes it, in a worker."""
+    chunk, fast_path = task
+    return replay_lines(path, chunk, fast_path)
 
 
 def cleared_from_bytes(chunk: list[tuple[int, bytes]]) -> list[ClearedReplay | None]:
@@ -336,7 +357,6 @@ def replay_jsonl_here(path: str) -> Iterator[tuple[SourceItem, ReplayDigest | No
     """What :func:`replay_jsonl` gives, done in this process a chunk at a time (so
     that clean games are cleared in bulk, and each chunk's records are freed
     before the collector runs again)."""
-    fast_path = fast_path_for(path)
-    for chunk in line_chunks(path):
+    for chunk, fast_path in chunks_with_fast_path(path):
         for number, raw, digest, violations in replay_lines(path, chunk, fast_path):
             yield SourceItem(path, number, raw, None), digest, violations

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -280,3 +282,40 @@ def test_a_pandera_that_will_not_import_without_pandas_is_imported_as_usual() ->
         "print(calls, 'pandas' in sys.modules, hasattr(pandera, 'DataFrameSchema'))"
     )
     assert out == "['pandera.polars', 'pandera.polars'] True True"
+
+
+def test_a_stream_takes_the_fast_path_from_the_chunk_that_passes_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream's size is not known ahead: its chunks go to the fast path once they
+    have brought ``FAST_PATH_MIN_BYTES``.  A file's go all or none, by its size."""
+    from pipeline import parallel
+
+    lines = b"".join(b'{"n": %d}\n' % i for i in range(7))  # 8 bytes a line without its newline
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 2)
+    monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 3 * 8)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(lines,))
+    writer.start()
+    flags = [fast for _, fast in parallel.chunks_with_fast_path(str(fifo))]
+    writer.join()
+    assert flags == [False, True, True, True]  # 16 bytes, then 32, 48, 56
+    file = tmp_path / "games.jsonl"
+    file.write_bytes(lines)
+    assert [fast for _, fast in parallel.chunks_with_fast_path(str(file))] == [True] * 4
+    monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", len(lines) + 1)
+    assert [fast for _, fast in parallel.chunks_with_fast_path(str(file))] == [False] * 4
+
+
+def test_a_few_games_piped_in_never_load_the_compiled_kernels(tmp_path: Path) -> None:
+    """Loading the fast path's kernels costs over a second, and on a fresh install
+    compiling them half a minute: a small input on standard input never waits for
+    them (numba writes to ``NUMBA_CACHE_DIR`` as soon as a kernel module is imported)."""
+    path = tmp_path / "games.jsonl"
+    write_simulation(path, 20, seed=5, preset="mixed")
+    cache = tmp_path / "numba-cache"
+    result = run("validate", "-", "--json", stdin=path.read_bytes(), env={"NUMBA_CACHE_DIR": str(cache)})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 20
+    assert not cache.exists()
