@@ -5,6 +5,10 @@
 - The temporary folder (``TMPDIR``, for this process and the commands it starts) is
   one in pytest's own base folder, which pytest prunes: the docstrings' folders,
   the spool of a load killed on purpose and Dask's scratch space stay out of /tmp.
+- The fast path's kernels are compiled before any test, as on a machine that ran
+  tricklog before: else runs would go without the fast path while they compile
+  (``pipeline.kernels``), and the tests comparing it with the reference replay
+  would compare the replay with itself.
 - ``pipeline/polars_pandera.py`` is not collected for docstrings: importing it
   sets pandera up without pandas in the process that imports it
   (``tests/test_parallel.py`` imports it in processes of its own).
@@ -29,3 +33,10 @@ def _temporary_folder_in_basetemp(tmp_path_factory: pytest.TempPathFactory) -> I
         patch.setenv("TMPDIR", folder)
         patch.setattr(tempfile, "tempdir", folder)
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kernels_compiled() -> None:
+    from pipeline.kernels import compile_all
+
+    compile_all()

@@ -23,6 +23,7 @@ from itertools import count, islice
 from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
+from pipeline import kernels
 from pipeline.copies import fingerprints_of
 from pipeline.games import ClearedReplay, clear_lines, replay_items
 from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
@@ -45,10 +46,15 @@ FAST_PATH_MIN_BYTES = int(os.environ.get("TRICKLOG_FAST_PATH_MIN_BYTES", 4 << 20
 
 
 def fast_path_for(path: str) -> bool:
-    """Whether a file is large enough for the fast path (a stream, whose size is not
-    known ahead, is taken chunk by chunk: :func:`chunks_with_fast_path`)."""
+    """Whether a file is large enough for the fast path and its kernels are compiled
+    (:func:`pipeline.kernels.ready`).  A stream, whose size is not known ahead, is
+    taken chunk by chunk (:func:`chunks_with_fast_path`)."""
+    return _large_file(path) and kernels.ready()
+
+
+def _large_file(path: str) -> bool:
     try:
-        return os.stat(path).st_size >= FAST_PATH_MIN_BYTES
+        return not is_stream(path) and os.stat(path).st_size >= FAST_PATH_MIN_BYTES
     except OSError:
         return False
 
@@ -253,19 +259,15 @@ def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
 
 def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], bool]]:
     """The chunks of :func:`line_chunks`, each with whether the fast path takes it.
-    A file's all do or none, by its size (:func:`fast_path_for`).  A stream's
-    (standard input, a pipe) do from the chunk that takes it past
-    ``FAST_PATH_MIN_BYTES``: a few games piped in never wait for the compiled
-    kernels (on a fresh install, for their compilation: half a minute)."""
-    if not is_stream(path):
-        fast = fast_path_for(path)
-        for chunk in line_chunks(path):
-            yield chunk, fast
-        return
-    seen = 0
+    A file's do when it is large enough, a stream's (standard input, a pipe) from
+    the chunk that takes it past ``FAST_PATH_MIN_BYTES``: a few games piped in
+    never wait for the compiled kernels.  Either from the chunk on which the
+    kernels are compiled: on a fresh install, after some 30 CPU seconds in the
+    background (:mod:`pipeline.kernels`)."""
+    large, seen = _large_file(path), 0
     for chunk in line_chunks(path):
         seen += sum(len(line) for _, line in chunk)
-        yield chunk, seen >= FAST_PATH_MIN_BYTES
+        yield chunk, (large or seen >= FAST_PATH_MIN_BYTES) and kernels.ready()
 
 
 def replay_jsonl(path: str, jobs: int) -> Iterator[tuple[SourceItem, ReplayDigest | None, list[Violation]]]:

@@ -12,7 +12,12 @@ fast path on and off: the same summary and the same violations.
 from __future__ import annotations
 
 import copy
+import json
+import os
 import random
+import subprocess
+import sys
+import time
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -26,7 +31,7 @@ from pipeline.games.euchre.cards import CARD_NAMES
 from pipeline.games.euchre.corrupt import FAULTS, reclaim
 from pipeline.games.euchre.replay import replay_game
 from pipeline.games.euchre.rules import PRESETS, Rules
-from pipeline.games.euchre.simulate import simulate_game
+from pipeline.games.euchre.simulate import simulate_game, write_simulation
 from pipeline.games.euchre.tables import game_facts, table_rows
 from pipeline.validate import validate
 
@@ -316,3 +321,37 @@ def test_scores_out_of_range(simulated: list[dict[str, Any]]) -> None:
 
     scanned = scan([orjson.dumps(g) for g in games], min_games=0)
     assert scanned is not None and scanned.lines == [n for n in range(len(games)) if n % 2 == 0]
+
+
+def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) -> None:
+    """With nothing compiled (an empty ``NUMBA_CACHE_DIR``), a run replays without the
+    fast path, with the same result, while one process compiles the kernels in the
+    background; the next run takes them."""
+    path = tmp_path / "games.jsonl"
+    write_simulation(path, 200, seed=8, preset="mixed", corrupt_rate=0.1)
+    cache = tmp_path / "numba-cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "TRICKLOG_FAST_PATH_MIN_BYTES": "0"}
+    script = (
+        "import json, sys; from pipeline.validate import validate; summary = validate([sys.argv[1]], jobs=1); "
+        "print(json.dumps([summary.to_json(), 'pipeline.games.euchre.fast_kernel' in sys.modules]))"
+    )
+
+    def run() -> tuple[dict[str, Any], bool]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True, check=True
+        )
+        summary, kernels_loaded = json.loads(done.stdout)
+        return summary, kernels_loaded
+
+    first, kernels_loaded = run()
+    assert not kernels_loaded
+    for _ in range(600):  # the background compile: about 30 CPU seconds
+        if list(cache.glob("tricklog-euchre-kernels-*.compiled")):
+            break
+        time.sleep(1)
+    else:
+        pytest.fail("the kernels were not compiled in the background")
+    second, kernels_loaded = run()
+    assert kernels_loaded
+    assert second == first == validate([str(path)]).to_json()
+    assert first["violations"] > 0

@@ -147,6 +147,10 @@ class Game:
     #: compiled kernels and what they need), imported once in the server the
     #: workers are forked from rather than by each.  A module missing is skipped.
     worker_modules: tuple[str, ...] = field(default=(), compare=False)
+    #: The modules of the fast path's numba kernels: until they are compiled
+    #: (:mod:`pipeline.kernels`, from the ``simulator``'s games), runs go
+    #: without the fast path rather than wait for them.
+    kernel_modules: tuple[str, ...] = field(default=(), compare=False)
     #: The game's studies for ``tricklog analyze`` (a ``pipeline.analyze.Analysis``).
     analyze: Callable[[], Any] | None = field(default=None, compare=False)
     #: The game's hand viewer data for the report (a ``pipeline.report.viewer.Viewer``).

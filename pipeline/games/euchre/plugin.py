@@ -164,6 +164,10 @@ GAME = Game(
     fast_lines=_fast_lines,
     fast_line_rows=_fast_line_rows,
     worker_modules=("pipeline.games.euchre.worker",),
+    kernel_modules=tuple(
+        f"pipeline.games.euchre.{kernel}"
+        for kernel in ("fast_kernel", "fast_rows_kernel", "fast_scan_kernel")
+    ),
     analyze=_analyze,
     viewer=_viewer,
 )

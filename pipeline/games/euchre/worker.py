@@ -8,8 +8,10 @@ registries of every type it knows, and check for a BLAS (importing
 workers, on the critical path of a local Dask cluster's first splits.  Done
 here, the workers inherit it.  One kernel alone is loaded here: the one whose
 signature is declared (it is recursive), which its module's import loads
-from the cache (or compiles, once a machine).  The server's only new thread
-is scipy's BLAS's, which, like numpy's, is safe across a fork.
+from the cache.  So this is done only once the kernels are compiled
+(:mod:`pipeline.kernels`): else that import would compile it, and the
+workers would wait for it.  The server's only new thread is scipy's BLAS's,
+which, like numpy's, is safe across a fork.
 
 Importing it is only an optimisation: when numba cannot be readied, nothing
 is done, and the first kernel call says what is wrong, as it would have.
@@ -33,4 +35,7 @@ def _ready_numba() -> None:
 
 
 with suppress(Exception):  # see the module's docstring
-    _ready_numba()
+    from pipeline.kernels import compiled
+
+    if compiled():  # else importing the kernels would compile one, keeping the workers waiting
+        _ready_numba()
