@@ -261,9 +261,9 @@ def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], 
     """The chunks of :func:`line_chunks`, each with whether the fast path takes it.
     A file's do when it is large enough, a stream's (standard input, a pipe) from
     the chunk that takes it past ``FAST_PATH_MIN_BYTES``: a few games piped in
-    never wait for the compiled kernels.  Either from the chunk on which the
-    kernels are compiled: on a fresh install, after some 30 CPU seconds in the
-    background (:mod:`pipeline.kernels`)."""
+    never wait for the compiled kernels.  Either way, only once the kernels are
+    compiled: on a fresh install, some 30 CPU seconds after the first such chunk,
+    in the background (:mod:`pipeline.kernels`)."""
     large, seen = _large_file(path), 0
     for chunk in line_chunks(path):
         seen += sum(len(line) for _, line in chunk)

@@ -324,34 +324,43 @@ def test_scores_out_of_range(simulated: list[dict[str, Any]]) -> None:
 
 
 def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) -> None:
-    """With nothing compiled (an empty ``NUMBA_CACHE_DIR``), a run replays without the
-    fast path, with the same result, while one process compiles the kernels in the
-    background; the next run takes them."""
+    """With nothing compiled (an empty ``NUMBA_CACHE_DIR``), ``validate`` and ``load``
+    go without the fast path, with the same results, while one process compiles the
+    kernels in the background; the runs after it take them."""
+    import fcntl
+
     path = tmp_path / "games.jsonl"
     write_simulation(path, 200, seed=8, preset="mixed", corrupt_rate=0.1)
     cache = tmp_path / "numba-cache"
+    cache.mkdir()
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "TRICKLOG_FAST_PATH_MIN_BYTES": "0"}
     script = (
-        "import json, sys; from pipeline.validate import validate; summary = validate([sys.argv[1]], jobs=1); "
-        "print(json.dumps([summary.to_json(), 'pipeline.games.euchre.fast_kernel' in sys.modules]))"
+        "import json, sys; from pipeline.validate import validate; from pipeline.warehouse.api import load; "
+        "checked = validate([sys.argv[1]], jobs=1); loaded = load([sys.argv[1]], sys.argv[2], jobs=1); "
+        "print(json.dumps([checked.to_json(), loaded.to_json(), 'pipeline.games.euchre.fast_kernel' in sys.modules]))"
     )
 
-    def run() -> tuple[dict[str, Any], bool]:
+    def run(db: Path) -> tuple[dict[str, Any], dict[str, Any], bool]:
         done = subprocess.run(
-            [sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True, check=True
+            [sys.executable, "-c", script, str(path), str(db)], env=env, capture_output=True, text=True
         )
-        summary, kernels_loaded = json.loads(done.stdout)
-        return summary, kernels_loaded
+        assert done.returncode == 0, done.stderr
+        checked, loaded, kernels_loaded = json.loads(done.stdout)
+        return checked, {**loaded, "db": None}, kernels_loaded
 
-    first, kernels_loaded = run()
-    assert not kernels_loaded
+    # the background compile waits for this lock: the first run cannot see it done
+    with open(cache / "tricklog-kernels.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        first = run(tmp_path / "first.duckdb")
+    assert first[2] is False
     for _ in range(600):  # the background compile: about 30 CPU seconds
         if list(cache.glob("tricklog-euchre-kernels-*.compiled")):
             break
         time.sleep(1)
     else:
         pytest.fail("the kernels were not compiled in the background")
-    second, kernels_loaded = run()
-    assert kernels_loaded
-    assert second == first == validate([str(path)]).to_json()
-    assert first["violations"] > 0
+    second = run(tmp_path / "second.duckdb")
+    assert second[2] is True
+    assert second[:2] == first[:2]
+    assert first[0] == validate([str(path)]).to_json() and first[0]["violations"] > 0
+    assert every_row(tmp_path / "second.duckdb") == every_row(tmp_path / "first.duckdb")

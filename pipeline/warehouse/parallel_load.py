@@ -10,7 +10,7 @@ from collections.abc import Container, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pipeline.parallel import in_workers, line_chunks
+from pipeline.parallel import chunks_with_fast_path, in_workers
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,12 +50,10 @@ def prepare_in_workers(
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
-    from pipeline.parallel import fast_path_for
-
-    work = partial(_prepare_chunk, file, run_id, fast_path_for(file.path))
-    chunks = line_chunks(file.path)
-    for chunk, (facts, tables) in in_workers(
-        chunks, work, jobs, fresh=True, setup=(_know, (known,)), ahead=LOAD_AHEAD
+    work = partial(_prepare_chunk, file, run_id)
+    tasks = chunks_with_fast_path(file.path)
+    for (chunk, _), (facts, tables) in in_workers(
+        tasks, work, jobs, fresh=True, setup=(_know, (known,)), ahead=LOAD_AHEAD
     ):
         yield chunk, facts, tables
 
@@ -64,20 +62,19 @@ def prepare_here(
     file: InputFile, run_id: int, known: Container[str]
 ) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
     """What :func:`prepare_in_workers` gives, done in this process."""
-    from pipeline.parallel import fast_path_for
     from pipeline.warehouse.dask_engine import prepare_lines
 
-    fast_path = fast_path_for(file.path)
-    for chunk in line_chunks(file.path):
+    for chunk, fast_path in chunks_with_fast_path(file.path):
         facts, tables = prepare_lines(file, chunk, run_id, known, fast_path)
         yield chunk, facts, tables
 
 
 def _prepare_chunk(
-    file: InputFile, run_id: int, fast_path: bool, chunk: Chunk
+    file: InputFile, run_id: int, task: tuple[Chunk, bool]
 ) -> tuple[list[LineFact], dict[str, pa.Table]]:
     from pipeline.warehouse.dask_engine import prepare_lines
 
+    chunk, fast_path = task
     facts, tables = prepare_lines(file, chunk, run_id, _KNOWN, fast_path)
     return facts, {table: compact(data) for table, data in tables.items()}
 
