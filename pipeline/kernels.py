@@ -13,6 +13,8 @@ That a game's kernels are compiled is a file beside numba's cache: its name
 holds what numba's cache depends on (numba's and Python's versions, the
 kernels' source files, ``NUMBA_CACHE_DIR``).  Should numba still miss its cache,
 the kernel is compiled where it is called, as it would be without this module.
+Should the compile fail, the reason is in a file beside it (``.failed``), and
+runs go without the fast path until a new numba or tricklog tries again.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 from importlib.metadata import PackageNotFoundError, version
 from importlib.util import find_spec
 from pathlib import Path
@@ -44,11 +47,12 @@ def compiled() -> bool:
 
 def ready() -> bool:
     """:func:`compiled`; when not, their compiling is started in the background
-    (once a process)."""
+    (once a process), unless it failed before: then the fast path stays off, and
+    the replay does it all."""
     global _STARTED
     if compiled():
         return True
-    if not _STARTED:
+    if not _STARTED and not any(_failed(game) for game in installed()):
         _STARTED = True
         compile_in_background()
     return False
@@ -75,8 +79,20 @@ def compile_all() -> None:
     with open(_folder() / "tricklog-kernels.lock", "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         for game in installed():
-            if not _compiled(game):
-                compile_game(game)
+            if not _compiled(game) and not _failed(game):
+                _compile_or_say_why(game)
+
+
+def _compile_or_say_why(game: Game) -> None:
+    """:func:`compile_game`; should it fail, what went wrong goes in a file beside
+    its marker, and no run tries again until what the marker's name holds changes
+    (numba, Python, the kernels' sources)."""
+    try:
+        compile_game(game)
+    except Exception:
+        marker = _marker(game)
+        if marker is not None:
+            marker.with_suffix(".failed").write_text(traceback.format_exc())
 
 
 def compile_game(game: Game) -> None:
@@ -107,6 +123,11 @@ def compile_game(game: Game) -> None:
 def _compiled(game: Game) -> bool:
     marker = _marker(game)
     return marker is None or marker.exists()
+
+
+def _failed(game: Game) -> bool:
+    marker = _marker(game)
+    return marker is not None and marker.with_suffix(".failed").exists()
 
 
 def _marker(game: Game) -> Path | None:

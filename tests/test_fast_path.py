@@ -364,3 +364,32 @@ def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) 
     assert second[:2] == first[:2]
     assert first[0] == validate([str(path)]).to_json() and first[0]["violations"] > 0
     assert every_row(tmp_path / "second.duckdb") == every_row(tmp_path / "first.duckdb")
+
+
+def test_a_failed_compile_says_why_and_is_not_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compile that fails leaves the reason beside the kernels' marker; runs then
+    go without the fast path and start no new compile, until that file is gone."""
+    from dataclasses import replace
+
+    from pipeline import kernels
+    from pipeline.games.euchre.plugin import GAME
+
+    def no_code(records: Any) -> Any:
+        raise RuntimeError("no machine code for this processor")
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernels, "installed", lambda: [replace(GAME, fast_check=no_code)])
+    monkeypatch.setattr(kernels, "_MARKERS", {})
+    monkeypatch.setattr(kernels, "_READY", False)
+    monkeypatch.setattr(kernels, "_STARTED", False)
+    started: list[bool] = []  # processes are not started here: each would compile for half a minute
+    monkeypatch.setattr(kernels, "compile_in_background", lambda: started.append(True))
+    kernels.compile_all()
+    [failed] = tmp_path.glob("tricklog-euchre-kernels-*.failed")
+    assert "RuntimeError: no machine code for this processor" in failed.read_text()
+    assert not list(tmp_path.glob("*.compiled"))
+    assert kernels.ready() is False and started == []
+    failed.unlink()
+    assert kernels.ready() is False and started == [True]
