@@ -9,11 +9,14 @@ and ``sql`` and ``export`` read the data set as they read a DuckDB file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
 import random
+import socket
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +302,25 @@ def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs()
     assert scheduler == 100
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000
+
+
+def test_the_command_s_local_cluster_takes_no_fixed_port() -> None:
+    """Its scheduler serves no dashboard, and its HTTP endpoints listen on a free port
+    of the loopback: with 8787 (Dask's default) taken, as by another load at the same
+    time, it says nothing of ports."""
+    with socket.socket() as taken, warnings.catch_warnings(record=True) as caught:
+        with contextlib.suppress(OSError):  # taken already: as well
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        warnings.simplefilter("always")
+        session = _client(None, None, 1)
+        try:
+            session.open()
+            host, port = (
+                session.cluster.scheduler.http_server.address,
+                session.cluster.scheduler.http_server.port,
+            )
+        finally:
+            session.close()
+    assert [str(w.message) for w in caught if "already in use" in str(w.message)] == []
+    assert host == "127.0.0.1" and port != 8787

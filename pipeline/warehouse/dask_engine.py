@@ -873,6 +873,9 @@ class _client:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # the scheduler's HTTP endpoints (no dashboard) on a free port of the
+                    # loopback: on its default, 8787, a second load at once warned that it was taken
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     env=WORKER_ENV,
                     # a worker whose heartbeat meets the stopping scheduler logs a
                     # traceback (dask/distributed#7105); a task's error reaches the client
