@@ -28,12 +28,14 @@ from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
+    MARKER,
     UNHASHED,
     _client,
     _facts_in_order,
     counted_inputs,
     hashed_inputs,
     load_dask,
+    move_into_place,
     numbered,
     prepare_split,
     route,
@@ -324,3 +326,35 @@ def test_the_command_s_local_cluster_takes_no_fixed_port() -> None:
             session.close()
     assert [str(w.message) for w in caught if "already in use" in str(w.message)] == []
     assert host == "127.0.0.1" and port != 8787
+
+
+def _data_set(folder: Path, content: str) -> Path:
+    folder.mkdir()
+    (folder / MARKER).write_text("{}")
+    (folder / "part.txt").write_text(content)
+    return folder
+
+
+def test_a_new_data_set_replaces_the_old_one_whole_and_nothing_else(tmp_path: Path) -> None:
+    """The old data set is renamed aside, then removed once the new one is in; what
+    became something else during the load, or a move that fails, keeps what is there."""
+    root = tmp_path / "root"
+    root.mkdir()
+    target = root / "dataset"
+    move_into_place(_data_set(root / ".new-1", "first"), target)
+    move_into_place(_data_set(root / ".new-2", "second"), target)
+    assert (target / "part.txt").read_text() == "second"
+    assert sorted(p.name for p in root.iterdir()) == ["dataset"]  # nothing left aside
+
+    with pytest.raises(WarehouseError, match="cannot move the new data set there"):
+        move_into_place(root / ".never-made", target)
+    assert (target / "part.txt").read_text() == "second"  # put back
+    assert sorted(p.name for p in root.iterdir()) == ["dataset"]
+
+    mine = root / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    staging = _data_set(root / ".new-3", "third")
+    with pytest.raises(WarehouseError, match="became something other than a tricklog data set"):
+        move_into_place(staging, mine)
+    assert (mine / "notes.txt").read_text() == "mine" and (staging / "part.txt").is_file()

@@ -757,9 +757,7 @@ def load_dask(
         finally:
             closing = session.close_in_background()  # while the data set is moved into place
         (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(staging, target)
+        move_into_place(staging, target)
     finally:
         if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
@@ -767,6 +765,37 @@ def load_dask(
             closing = session.close_in_background()
         closing.join()
     return summary
+
+
+def move_into_place(staging: Path, target: Path) -> None:
+    """Move a new data set from ``staging`` to ``target``.  The data set there before
+    is renamed aside and removed once the new one is in: readers find one or the
+    other, and ``target`` is missing only between two renames.  What was put at
+    ``target`` during the load (a folder that is no data set, another load's data
+    set moved in meanwhile) is left as it is, and the load fails saying so."""
+    aside: Path | None = None
+    if target.exists() or target.is_symlink():
+        if not (target / MARKER).is_file():
+            raise WarehouseError(
+                f"{target}: became something other than a tricklog data set during the load; left as it is"
+            )
+        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-replaced-", dir=target.parent))
+        os.replace(target, aside / "data")
+    try:
+        os.replace(staging, target)
+    except OSError as e:
+        if target.exists():
+            raise WarehouseError(
+                f"{target}: another load moved its data set there at the same time; it is kept, not this one"
+            ) from e
+        if aside is not None:
+            os.replace(aside / "data", target)
+        raise WarehouseError(
+            f"{target}: cannot move the new data set there ({e.strerror}); what was there is kept"
+        ) from e
+    finally:
+        if aside is not None:
+            shutil.rmtree(aside, ignore_errors=True)
 
 
 def _load_on(
