@@ -200,7 +200,10 @@ def load(
                 fail("--engine dask reads JSON Lines of records (--from jsonl)")
             if identity is not None:
                 fail("--players goes with a DuckDB warehouse (--engine local); give it to report instead")
-            summary = load_dask(paths, db, scheduler=scheduler, workers=jobs or None)
+            with Progress(paths, enabled=not as_json, label="lines", metered=False) as progress:
+                summary = load_dask(
+                    paths, db, scheduler=scheduler, workers=jobs or None, on_split=progress.advance_by
+                )
         else:
             if identity is not None:
                 store_players(db, identity)

@@ -107,11 +107,18 @@ class Progress:
 
         with Progress(paths, enabled=not as_json, label="lines") as progress:
             load(paths, db, on_line=progress.advance)
+
+    The bytes done are those this process reads, or when the inputs are read
+    elsewhere (``metered=False``: by a cluster's workers), those given to
+    :meth:`advance_by`.
     """
 
-    def __init__(self, paths: Sequence[str], enabled: bool, label: str = "games") -> None:
+    def __init__(
+        self, paths: Sequence[str], enabled: bool, label: str = "games", *, metered: bool = True
+    ) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.label = label
+        self.metered = metered
         self.total = input_size(paths)
         self.meter = ByteMeter()
         self.count = 0
@@ -121,7 +128,8 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self._stack.enter_context(metered(self.meter))
+            if self.metered:
+                self._stack.enter_context(metered(self.meter))
             self._progress = self._stack.enter_context(self._rich_progress())
             self._task = self._progress.add_task(self.label, total=self.total, count=0)
         return self
@@ -142,4 +150,11 @@ class Progress:
     def advance(self) -> None:
         self.count += 1
         if self._progress is not None and self.count % 256 == 0:
+            self._progress.update(self._task, completed=self.meter.done, count=self.count)
+
+    def advance_by(self, items: int, nbytes: int) -> None:
+        """``items`` more done, which were ``nbytes`` of the inputs."""
+        self.count += items
+        self.meter.done += nbytes
+        if self._progress is not None:
             self._progress.update(self._task, completed=self.meter.done, count=self.count)

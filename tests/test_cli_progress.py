@@ -8,6 +8,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+import pytest
 from cli import TRICKLOG, run
 
 from pipeline.games.euchre.simulate import write_simulation
@@ -44,6 +45,19 @@ def test_load_draws_a_bar_over_the_input_bytes_on_a_terminal(tmp_path: Path) -> 
     assert code == 0
     assert "600 lines = 600 games loaded" in stdout
     assert "lines" in terminal and "MB" in terminal and "━" in terminal
+
+
+def test_a_dask_load_draws_a_bar_over_the_splits_routed(tmp_path: Path) -> None:
+    """The workers read the input: the bar counts the lines and bytes of each split
+    the command routes, up to every line."""
+    pytest.importorskip("distributed")
+    games = tmp_path / "games.jsonl"
+    write_simulation(games, 600, seed=5, preset="mixed")
+    dataset = tmp_path / "dataset"
+    args = ("load", str(games), "--engine", "dask", "--jobs", "1", "--db", str(dataset))
+    code, stdout, terminal = run_on_a_terminal(*args)
+    assert code == 0, stdout
+    assert "600 lines" in terminal and "MB" in terminal and "━" in terminal
 
 
 def test_no_progress_in_pipes_or_with_json(tmp_path: Path) -> None:

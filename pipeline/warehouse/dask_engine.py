@@ -730,9 +730,12 @@ def load_dask(
     workers: int | None = None,
     split_bytes: int | None = None,
     client: Any = None,
+    on_split: Callable[[int, int], None] | None = None,
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
-    one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core)."""
+    one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core).
+    ``on_split`` is called with the lines and the bytes of each split as it is
+    routed, in input order (for a progress bar)."""
     from pipeline.sources import expand_inputs
 
     target = Path(directory).absolute()
@@ -753,7 +756,15 @@ def load_dask(
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
         try:
-            _load_on(opening.result(), (files, newlines, hashing), split_bytes, summary, staging, started)
+            _load_on(
+                opening.result(),
+                (files, newlines, hashing),
+                split_bytes,
+                summary,
+                staging,
+                started,
+                on_split,
+            )
         finally:
             closing = session.close_in_background()  # while the data set is moved into place
         (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
@@ -805,6 +816,7 @@ def _load_on(
     summary: LoadSummary,
     staging: Path,
     started: dt.datetime,
+    on_split: Callable[[int, int], None] | None,
 ) -> None:
     """Prepare, route and write the splits on the cluster, then complete the data set
     there.  ``inputs``: the files counted (:func:`counted_inputs`), and being hashed."""
@@ -822,6 +834,8 @@ def _load_on(
         with collector_paused():  # thousands of new tuples, none of them garbage
             facts = pickle.loads(blob)
         routing = router.route(facts)
+        if on_split is not None:
+            on_split(len(facts), _split_bytes(splits[i]))
         if not hashed:  # the first split finished waits for the hashes (its quarantine rows name them)
             hashed = {file.path: file for file in hashing.result()}
         file = hashed[splits[i].file.path]
@@ -830,6 +844,10 @@ def _load_on(
     summary.files = hashing.result()
     summary.batches = len(written)
     dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
+
+
+def _split_bytes(split: Split) -> int:
+    return (split.file.size if split.end < 0 else split.end) - split.start
 
 
 def _facts_in_order(dask: Any, staged: list[Any]) -> Iterator[tuple[int, bytes]]:
