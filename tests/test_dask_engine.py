@@ -358,3 +358,19 @@ def test_a_new_data_set_replaces_the_old_one_whole_and_nothing_else(tmp_path: Pa
     with pytest.raises(WarehouseError, match="became something other than a tricklog data set"):
         move_into_place(staging, mine)
     assert (mine / "notes.txt").read_text() == "mine" and (staging / "part.txt").is_file()
+
+
+def test_a_scheduler_address_that_is_no_scheduler_is_a_clear_error(games: Path, tmp_path: Path) -> None:
+    """A mistyped ``--scheduler`` is a usage error (exit 2, one line), not a traceback,
+    and no data set folder is left behind."""
+    from cli import run
+
+    result = run(
+        "load", str(games), "--engine", "dask", "--scheduler", "not an address", "--db", str(tmp_path / "d")
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        "tricklog: cannot connect to a Dask scheduler at 'not an address': "
+        "missing port number in address 'not an address'"
+    )
+    assert list(tmp_path.iterdir()) == []  # no data set, no staging folder

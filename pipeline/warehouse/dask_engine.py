@@ -909,7 +909,10 @@ class _client:
         except ImportError as e:
             raise WarehouseError("--engine dask needs dask[distributed]: pip install 'tricklog[dask]'") from e
         if self.scheduler is not None:
-            self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
+            try:
+                self.client = Client(self.scheduler)  # type: ignore[no-untyped-call]
+            except (OSError, ValueError, TypeError) as e:  # no scheduler there, or no address
+                raise WarehouseError(f"cannot connect to a Dask scheduler at {self.scheduler!r}: {e}") from e
         else:
             import dask
 
