@@ -31,6 +31,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from pipeline.games import Game, installed
+from pipeline.sources import parse_line
 
 _READY = False
 _STARTED = False
@@ -100,15 +101,14 @@ def compile_game(game: Game) -> None:
     its simulated games (some corrupted), then mark them compiled."""
     if game.simulator is None:
         return
-    import orjson
-
     simulator = game.simulator()
     with tempfile.TemporaryDirectory(prefix="tricklog-kernels-") as folder:
         path = Path(folder) / "games.jsonl"
         simulator.write(path, 64, seed=1, preset=simulator.default_preset, corrupt_rate=0.1)
         lines = path.read_bytes().splitlines()
-    records = [orjson.loads(line) for line in lines]
-    records = [record for record in records if isinstance(record, dict)]
+    # a corrupted game may be a line that is no JSON object: the hooks take the others
+    parsed = [parse_line(str(path), number, line) for number, line in enumerate(lines, 1)]
+    records = [item.record for item in parsed if item.record is not None]
     for on_lines in (game.fast_lines, game.fast_line_rows):
         if on_lines is not None:
             on_lines(lines)

@@ -393,3 +393,29 @@ def test_a_failed_compile_says_why_and_is_not_tried_again(
     assert kernels.ready() is False and started == []
     failed.unlink()
     assert kernels.ready() is False and started == [True]
+
+
+def test_a_simulated_line_that_is_no_json_does_not_fail_the_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm-up's simulated games are corrupted at random, and a corrupted game may
+    be a line cut short: the hooks that take records are given the others."""
+    from dataclasses import replace
+
+    from pipeline import kernels
+    from pipeline.games import Simulator
+    from pipeline.games.euchre.plugin import GAME
+
+    real = GAME.simulator()
+
+    def write(path: Path, *args: Any, **kwargs: Any) -> None:
+        real.write(path, *args, **kwargs)
+        with open(path, "ab") as out:
+            out.write(b'{"format": "euchre/1", "game_id\n')
+
+    broken = Simulator(write, real.presets, real.default_preset, real.demo_preset)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernels, "installed", lambda: [replace(GAME, simulator=lambda: broken)])
+    monkeypatch.setattr(kernels, "_MARKERS", {})
+    kernels.compile_all()
+    assert [p.suffix for p in tmp_path.glob("tricklog-euchre-kernels-*")] == [".compiled"]
