@@ -98,6 +98,35 @@ def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path
         assert len(splits_of(files, 1)) > 3
 
 
+def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
+    """Guided: a split is at most the input left from its start shared among the
+    workers (whole blocks, down to MIN_SPLIT_BYTES), so that two workers run out
+    of work together rather than one waiting for the other's last full split;
+    one worker gets full splits to the end.  Every line is still read once."""
+    from pipeline.sources import iter_lines
+    from pipeline.warehouse.dask_engine import MIN_SPLIT_BYTES
+
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"".join(b'{"n": %d}' % n + b" " * 80 + b"\n" for n in range(300_000)))
+    files, newlines = hashed_inputs([str(path)])
+    size = files[0].size
+    full = 8 << 20
+    for workers in (1, 2, 3):
+        splits = splits_of(files, full, workers)
+        sizes = [(size if s.end == -1 else s.end) - s.start for s in splits]
+        for split, length in zip(splits, sizes, strict=True):
+            left = size - split.start
+            share = -(-(left // workers) // NEWLINE_BLOCK) * NEWLINE_BLOCK
+            assert length <= min(full, max(share, MIN_SPLIT_BYTES))
+        assert sizes[:-1] == sorted(sizes[:-1], reverse=True)
+        if workers == 1:
+            assert sizes[:-1] == [full] * (len(sizes) - 1)
+        else:
+            assert sizes[-2] <= MIN_SPLIT_BYTES < full
+        got = [pair for s in numbered(splits, newlines) for pair in split_lines(s)]
+        assert got == list(iter_lines(str(path)))
+
+
 def _rows(wh: Warehouse, table: str) -> list[tuple[Any, ...]]:
     frame = wh.table(table)
     if table == "ingest_runs":
@@ -300,7 +329,7 @@ def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs()
     for callbacks, log, samples, arrow_pool, pandas in workers.values():
         assert not {"profile", "profile-cycle"} & set(callbacks), callbacks
         assert (log, samples) == (100, 100)
-        assert (arrow_pool, pandas) == ("system", False)  # WORKER_ENV, pipeline.polars_pandera
+        assert (arrow_pool, pandas) == ("system", False)  # WORKER_ENV, pipeline.without_pandas
     assert scheduler == 100
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000

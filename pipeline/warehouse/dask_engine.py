@@ -135,20 +135,33 @@ class PreparedSplit:
 # Splitting and reading a split
 
 
-def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES) -> list[Split]:
+def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES, workers: int = 1) -> list[Split]:
     """Byte ranges of the inputs, each starting where a block of ``NEWLINE_BLOCK`` bytes
-    does (``split_bytes`` is rounded up to whole blocks); line numbers not yet known:
-    see :func:`numbered`."""
-    split_bytes = -(-split_bytes // NEWLINE_BLOCK) * NEWLINE_BLOCK
+    does, of ``split_bytes`` at most (rounded up to whole blocks); line numbers not yet
+    known: see :func:`numbered`.  Near the end they get smaller: a split is at most
+    the input left from its start shared among the ``workers`` (guided scheduling,
+    down to ``MIN_SPLIT_BYTES``), so that the workers run out of work about together,
+    rather than one waiting for another's last full split."""
+    split_bytes = _whole_blocks(split_bytes)
+    left = sum(file.size for file in files)
     out: list[Split] = []
     for file in files:
-        if file.path.endswith(COMPRESSED) or file.size <= split_bytes:
-            out.append(Split(len(out), file, 0, -1))
-            continue
-        for start in range(0, file.size, split_bytes):
-            end = start + split_bytes
-            out.append(Split(len(out), file, start, -1 if end >= file.size else end))
+        start = 0
+        while True:  # one split at least, were the file empty
+            size = min(split_bytes, max(_whole_blocks(left // workers), _whole_blocks(MIN_SPLIT_BYTES)))
+            if file.path.endswith(COMPRESSED) or file.size - start <= size:
+                out.append(Split(len(out), file, start, -1))
+                left -= file.size - start
+                break
+            out.append(Split(len(out), file, start, start + size))
+            start += size
+            left -= size
     return out
+
+
+def _whole_blocks(size: int) -> int:
+    """``size`` rounded up to whole ``NEWLINE_BLOCK`` blocks (one at least)."""
+    return max(1, -(-size // NEWLINE_BLOCK)) * NEWLINE_BLOCK
 
 
 def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
@@ -821,11 +834,11 @@ def _load_on(
     """Prepare, route and write the splits on the cluster, then complete the data set
     there.  ``inputs``: the files counted (:func:`counted_inputs`), and being hashed."""
     files, newlines, hashing = inputs
+    workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
     if split_bytes is None:
         total = sum(f.size for f in files)
-        workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
-    splits = numbered(splits_of(files, split_bytes), newlines)
+    splits = numbered(splits_of(files, split_bytes, workers_now), newlines)
     staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
     router = Router(summary)
     written = []
