@@ -9,7 +9,7 @@
   tricklog before: else runs would go without the fast path while they compile
   (``pipeline.kernels``), and the tests comparing it with the reference replay
   would compare the replay with itself.
-- ``pipeline/polars_pandera.py`` is not collected for docstrings: importing it
+- ``pipeline/without_pandas.py`` is not collected for docstrings: importing it
   sets pandera up without pandas in the process that imports it
   (``tests/test_parallel.py`` imports it in processes of its own).
 """
@@ -23,7 +23,7 @@ from hypothesis import settings
 settings.register_profile("tricklog", deadline=None)
 settings.load_profile("tricklog")
 
-collect_ignore = ["pipeline/polars_pandera.py"]
+collect_ignore = ["pipeline/without_pandas.py"]
 
 
 @pytest.fixture(autouse=True, scope="session")

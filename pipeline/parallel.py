@@ -190,9 +190,9 @@ _LIBC: Any = None
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
 #: database) rather than by every worker: over a CPU second each.  pandera first,
-#: without its pandas half (:mod:`pipeline.polars_pandera`).  The games'
+#: without its pandas half (:mod:`pipeline.without_pandas`).  The games'
 #: ``worker_modules`` follow (:func:`preload`).
-PRELOAD = ["pipeline.polars_pandera", "pipeline.warehouse.dask_engine", "polars", "pyarrow", "numba"]
+PRELOAD = ["pipeline.without_pandas", "pipeline.warehouse.dask_engine", "polars", "pyarrow", "numba"]
 
 
 def preload() -> list[str]:

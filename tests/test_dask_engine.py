@@ -127,6 +127,32 @@ def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
         assert got == list(iter_lines(str(path)))
 
 
+def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: Path) -> None:
+    """A worker uses no pandas, and importing it took 0.35 CPU seconds of its first
+    split: pyarrow imports it to convert a column to numpy, or to build an array
+    whose type it must infer, and pandera at its first check, unless set up
+    without it (``pipeline.without_pandas``).  Staged and finished (its quarantine
+    rows rewritten with their file's hash, and checked)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pipeline.without_pandas\n"
+        "from pipeline.warehouse.dask_engine import *\n"
+        f"files, newlines = counted_inputs([{str(games)!r}])\n"
+        "for split in numbered(splits_of(files, 50_000), newlines):\n"
+        f"    staged = stage_split(split, {str(tmp_path)!r})\n"
+        f"    finish_split(staged, Routing(), {str(tmp_path)!r}, file=with_hashes(files)[0])\n"
+        "print('pandas' in sys.modules)"
+    )
+    for fast in ("0", str(1 << 40)):  # the fast path's rows, and the reference replay's
+        env = {**os.environ, "TRICKLOG_FAST_PATH_MIN_BYTES": fast}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == "False"
+
+
 def _rows(wh: Warehouse, table: str) -> list[tuple[Any, ...]]:
     frame = wh.table(table)
     if table == "ingest_runs":

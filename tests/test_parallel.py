@@ -260,10 +260,22 @@ def _python(code: str) -> str:
 
 def test_pandas_imports_as_usual_after_pandera_was_set_up_without_it() -> None:
     out = _python(
-        "import sys, pipeline.polars_pandera, pandera; print('pandas' in sys.modules, end=' ');"
+        "import sys, pipeline.without_pandas, pandera; print('pandas' in sys.modules, end=' ');"
         "import pandas; print(pandas.DataFrame({'a': [1]}).shape, hasattr(pandera, 'DataFrameSchema'))"
     )
     assert out == "False (1, 1) False"
+
+
+def test_arrow_builds_arrays_without_importing_pandas_and_still_converts_to_it() -> None:
+    """pyarrow's first ``pa.array`` imported pandas (0.35 s in every worker) to ask
+    whether its values were a pandas object; set up without it, it asks no more."""
+    out = _python(
+        "import sys, pipeline.without_pandas, pyarrow as pa\n"
+        "pa.array(['a', 'b'], pa.large_string()); pa.array([1, 2, 3], pa.int64())\n"
+        "print('pandas' in sys.modules, end=' ')\n"
+        "print(pa.table({'a': [1, 2]}).to_pandas().shape, 'pandas' in sys.modules)"
+    )
+    assert out == "False (2, 1) True"
 
 
 def test_a_pandera_that_will_not_import_without_pandas_is_imported_as_usual() -> None:
@@ -278,7 +290,7 @@ def test_a_pandera_that_will_not_import_without_pandas_is_imported_as_usual() ->
         "        raise ImportError('this pandera needs pandas')\n"
         "    return real(name, *args, **kwargs)\n"
         "importlib.import_module = failing_once\n"
-        "import pipeline.polars_pandera, pandera\n"
+        "import pipeline.without_pandas, pandera\n"
         "print(calls, 'pandas' in sys.modules, hasattr(pandera, 'DataFrameSchema'))"
     )
     assert out == "['pandera.polars', 'pandera.polars'] True True"
