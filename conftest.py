@@ -11,7 +11,8 @@
   would compare the replay with itself.
 - ``pipeline/without_pandas.py`` is not collected for docstrings: importing it
   sets pandera up without pandas in the process that imports it
-  (``tests/test_parallel.py`` imports it in processes of its own).
+  (``tests/test_parallel.py`` imports it in processes of its own); nor is
+  ``pipeline/games/workers.py``, whose import imports the games' kernels.
 """
 
 import tempfile
@@ -23,7 +24,7 @@ from hypothesis import settings
 settings.register_profile("tricklog", deadline=None)
 settings.load_profile("tricklog")
 
-collect_ignore = ["pipeline/without_pandas.py"]
+collect_ignore = ["pipeline/without_pandas.py", "pipeline/games/workers.py"]
 
 
 @pytest.fixture(autouse=True, scope="session")

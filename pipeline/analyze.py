@@ -206,7 +206,7 @@ class _Workers:
     """Worker processes from a clean server process, kept for the whole run."""
 
     def __init__(self, jobs: int) -> None:
-        from pipeline.parallel import worker_context
+        from pipeline.forkserver import worker_context
 
         self._pool = worker_context(fresh=True).Pool(jobs)
 

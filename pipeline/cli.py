@@ -176,6 +176,15 @@ def load(
     ] = None,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
+    if engine not in ("local", "dask"):
+        fail(f"--engine must be local or dask, not {engine!r}")
+    if scheduler is not None and engine != "dask":
+        fail("--scheduler goes with --engine dask")
+    if engine == "dask" and scheduler is None:
+        from pipeline.forkserver import start_fresh_server
+
+        # first: the local cluster's workers come from it, and its imports (2 s) overlap this command's
+        start_fresh_server(["distributed"])
     from pipeline.console import Progress
     from pipeline.parallel import arrow_on_malloc, jobs_for, map_large_blocks
     from pipeline.players import read_players
@@ -184,10 +193,6 @@ def load(
     from pipeline.warehouse.load import LARGE_BLOCK
     from pipeline.warehouse.players import store_players
 
-    if engine not in ("local", "dask"):
-        fail(f"--engine must be local or dask, not {engine!r}")
-    if scheduler is not None and engine != "dask":
-        fail("--scheduler goes with --engine dask")
     try:
         identity = read_players(players) if players is not None else None
         # for this process's life: so here, not in the library

@@ -12,10 +12,9 @@ large the input.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -25,6 +24,7 @@ from typing import Any, TypeVar
 
 from pipeline import kernels
 from pipeline.copies import fingerprints_of
+from pipeline.forkserver import worker_context
 from pipeline.games import ClearedReplay, clear_lines, replay_items
 from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
 from pipeline.violations import Violation
@@ -186,68 +186,6 @@ def _libc() -> Any:
 
 
 _LIBC: Any = None
-
-
-#: What a fresh worker needs, imported once in the fork server (which holds no
-#: database) rather than by every worker: over a CPU second each.  pandera first,
-#: without its pandas half (:mod:`pipeline.without_pandas`).  The games'
-#: ``worker_modules`` follow (:func:`preload`).
-PRELOAD = ["pipeline.without_pandas", "pipeline.warehouse.dask_engine", "polars", "pyarrow", "numba"]
-
-
-def preload() -> list[str]:
-    """The modules the fork server imports: ``PRELOAD``, then each installed
-    game's ``worker_modules`` (its kernels: half a CPU second a worker)."""
-    from pipeline.games import installed
-
-    return [*PRELOAD, *(module for game in installed() for module in game.worker_modules)]
-
-
-#: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
-#: thread per core in every worker.  Arrow's buffers from malloc (its "system"
-#: pool; see :func:`arrow_on_malloc`).
-WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system"}
-
-
-def start_fresh_server(also: Sequence[str] = ()) -> None:
-    """Start the server that fresh workers (``in_workers(fresh=True)``, a local
-    Dask cluster's with ``also=["distributed"]``) are forked from, now: its
-    imports, about a second, then overlap what the caller does before it needs
-    workers (hashing the inputs, opening the warehouse)."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server([*also, *preload()], WORKER_ENV)
-
-
-def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
-    """Where worker processes come from: forked from this process, or when ``fresh``
-    from the fork server (``spawn`` where there is none).  Every pool of fresh
-    workers goes through here, so that whichever starts the server, it imports
-    :func:`preload` (a module that is not installed is skipped) and has
-    ``WORKER_ENV`` (a running server is kept as it was started)."""
-    methods = multiprocessing.get_all_start_methods()
-    wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
-    method = next(m for m in wanted if m in methods)
-    if method == "forkserver":
-        start_fresh_server()
-    return multiprocessing.get_context(method)
-
-
-def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
-    """Start the fork server now, importing ``preload`` (which is ``preload()``'s job
-    when a pool starts it), with the variables of ``env`` that are not set already
-    in its environment and so in its children's: a library reads some of them when
-    it is imported (``POLARS_MAX_THREADS``), before a child could set them.  A
-    server that runs already is kept as it is."""
-    from multiprocessing import forkserver
-
-    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
-    added = {name: value for name, value in env.items() if name not in os.environ}
-    os.environ.update(added)
-    try:
-        forkserver.ensure_running()
-    finally:
-        for name in added:
-            del os.environ[name]
 
 
 def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:

@@ -1,5 +1,5 @@
 """pandera and pyarrow set up without pandas, in the processes that never use
-it: the fork server that workers come from (first in ``pipeline.parallel.PRELOAD``).
+it: the fork server that workers come from (first in ``pipeline.forkserver.PRELOAD``).
 
 pandas is installed (statsmodels needs it), and two of the workers' libraries
 import it when it is, though the workers never use it:

@@ -250,6 +250,32 @@ def test_fresh_workers_take_arrow_s_buffers_from_malloc() -> None:
     assert all(held >= 0 for _, held in pools)
 
 
+def _has_game_worker_modules(_: tuple[()]) -> bool:
+    import sys
+
+    return "pipeline.games.euchre.worker" in sys.modules
+
+
+def test_fresh_workers_come_with_the_games_worker_modules() -> None:
+    """The fork server looks the installed games up itself and imports their
+    ``worker_modules`` (``pipeline.games.workers``), so a command can start it
+    before it has imported anything of the games."""
+    from pipeline.parallel import in_workers
+
+    assert [has for _, has in in_workers(iter([()] * 2), _has_game_worker_modules, 2, fresh=True)] == [
+        True,
+        True,
+    ]
+
+
+def test_starting_the_fork_server_imports_nothing_heavy() -> None:
+    """A command starts it first thing (``load --engine dask``): its module imports
+    neither the games nor numpy, polars or pyarrow."""
+    heavy = ("numpy", "polars", "pyarrow", "pipeline.games")
+    out = _python(f"import sys, pipeline.forkserver; print([m for m in {heavy!r} if m in sys.modules])")
+    assert out == "[]"
+
+
 def _python(code: str) -> str:
     import subprocess
     import sys

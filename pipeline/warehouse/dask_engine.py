@@ -48,7 +48,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from pipeline.parallel import WORKER_ENV, collector_paused, start_fresh_server
+from pipeline.forkserver import WORKER_ENV, start_fresh_server
+from pipeline.parallel import collector_paused
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
@@ -989,7 +990,7 @@ def _in_background(work: Callable[[], T], name: str, *, daemon: bool = False) ->
 @contextmanager
 def _forked_workers() -> Iterator[None]:
     """A local cluster's workers forked from one server process that imported what
-    they need once (``pipeline.parallel.preload()``), rather than each started afresh
+    they need once (``pipeline.forkserver.PRELOAD``), rather than each started afresh
     and importing it all: a CPU second a worker.  A forked worker also exits at
     once, where a fresh one tore its interpreter down (half a second a worker)."""
     import multiprocessing

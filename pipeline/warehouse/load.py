@@ -156,7 +156,7 @@ def load(
     check_format(fmt)
     inputs = expand_inputs(paths)
     if jobs > 1 and _any_jsonl(inputs, fmt):
-        from pipeline.parallel import start_fresh_server
+        from pipeline.forkserver import start_fresh_server
 
         start_fresh_server()  # the workers' imports overlap the hashing and the warehouse's opening
     with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:

@@ -1,0 +1,75 @@
+"""The server fresh worker processes are forked from, and what it imports.
+
+Workers that must not share the caller's state (a load's, whose process holds
+an open DuckDB connection; a local Dask cluster's) are forked from one server
+process (multiprocessing's ``forkserver``) that imported what they need once,
+rather than each started afresh and importing it all: over a CPU second a
+worker.  The server's imports take about two seconds, so a command starts it
+as early as it can, and its own work overlaps them.  This module imports
+nothing heavy for that reason, and the server looks up the installed games
+itself (:mod:`pipeline.games.workers`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+
+#: What a fresh worker needs, imported once in the fork server (which holds no
+#: database) rather than by every worker.  First, pandera and pyarrow set up
+#: without pandas (:mod:`pipeline.without_pandas`); last, the installed games'
+#: ``worker_modules`` (their kernels: half a CPU second a worker).
+PRELOAD = [
+    "pipeline.without_pandas",
+    "pipeline.warehouse.dask_engine",
+    "polars",
+    "pyarrow",
+    "numba",
+    "pipeline.games.workers",
+]
+
+#: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
+#: thread per core in every worker.  Arrow's buffers from malloc (its "system"
+#: pool; see :func:`pipeline.parallel.arrow_on_malloc`).
+WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system"}
+
+
+def start_fresh_server(also: Sequence[str] = ()) -> None:
+    """Start the server that fresh workers (``in_workers(fresh=True)``, a local
+    Dask cluster's with ``also=["distributed"]``) are forked from, now: its
+    imports, about two seconds, then overlap what the caller does before it
+    needs workers (its own imports, hashing the inputs, opening the warehouse)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        start_fork_server([*also, *PRELOAD], WORKER_ENV)
+
+
+def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
+    """Where worker processes come from: forked from this process, or when ``fresh``
+    from the fork server (``spawn`` where there is none).  Every pool of fresh
+    workers goes through here, so that whichever starts the server, it imports
+    ``PRELOAD`` (a module that is not installed is skipped) and has
+    ``WORKER_ENV`` (a running server is kept as it was started)."""
+    methods = multiprocessing.get_all_start_methods()
+    wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
+    method = next(m for m in wanted if m in methods)
+    if method == "forkserver":
+        start_fresh_server()
+    return multiprocessing.get_context(method)
+
+
+def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
+    """Start the fork server now, importing ``preload``, with the variables of
+    ``env`` that are not set already in its environment and so in its children's:
+    a library reads some of them when it is imported (``POLARS_MAX_THREADS``),
+    before a child could set them.  A server that runs already is kept as it is."""
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
+    added = {name: value for name, value in env.items() if name not in os.environ}
+    os.environ.update(added)
+    try:
+        forkserver.ensure_running()
+    finally:
+        for name in added:
+            del os.environ[name]
