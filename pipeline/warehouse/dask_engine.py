@@ -664,8 +664,9 @@ def finish_split(
         unhashed = table == QUARANTINE and staged.split.file.sha256 != split.file.sha256
         if kept.all() and not unhashed:
             continue
-        part = pq.ParquetFile(_part(directory, table, split.index))  # read_table's datasets import pandas
-        data = part.read().filter(pa.array(np.repeat(kept, counts)))
+        # not pq.read_table: its datasets import pandas
+        with pq.ParquetFile(_part(directory, table, split.index)) as part:
+            data = part.read().filter(pa.array(np.repeat(kept, counts)))
         if unhashed:
             data = _with_file_hash(data, split.file.sha256)
         _write_part(data, directory, table, split.index, routed=True)
