@@ -268,6 +268,26 @@ def test_fresh_workers_come_with_the_games_worker_modules() -> None:
     ]
 
 
+def test_a_game_that_fails_to_load_does_not_stop_the_fork_server(tmp_path: Path) -> None:
+    """The server imports the games' worker modules (``pipeline.games.workers``):
+    a module that raises, or a plugin that is no Game, is left to fail where the
+    command or a worker uses it, with its message, not in the server's start."""
+    (tmp_path / "raising_kernels.py").write_text("raise RuntimeError('broken kernels')\n")
+    out = _python(
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from dataclasses import replace\n"
+        "import pipeline.games as games\n"
+        "euchre = games.installed()[0]\n"
+        "games.installed = lambda: [replace(euchre, worker_modules=('raising_kernels',))]\n"
+        "import pipeline.games.workers as workers\n"
+        "def not_a_game(): raise TypeError('entry point tarot is not a Game')\n"
+        "workers.installed = not_a_game\n"
+        "workers.import_worker_modules()\n"
+        "print('raising_kernels' in sys.modules)"
+    )
+    assert out == "False"
+
+
 def test_starting_the_fork_server_imports_nothing_heavy() -> None:
     """A command starts it first thing (``load --engine dask``): its module imports
     neither the games nor numpy, polars or pyarrow."""
