@@ -59,17 +59,23 @@ def ready() -> bool:
     return False
 
 
-def compile_in_background() -> None:
+def compile_in_background() -> subprocess.Popen[bytes] | None:
     """Start ``python -m pipeline.kernels`` on its own: it outlives this process if
-    need be, and its output goes nowhere."""
+    need be, and its output goes nowhere.  It runs in the folder this copy of
+    the package is in, so that it compiles this copy's kernels: ``-m`` looks in
+    the current folder first, and a source checkout there (where the README's
+    quick start runs ``tricklog demo``, beside the installed copy) was compiled
+    instead, leaving the installed copy's fast path off for good."""
     with contextlib.suppress(OSError):
-        subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-m", "pipeline.kernels"],
+            cwd=Path(__file__).resolve().parent.parent,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+    return None
 
 
 def compile_all() -> None:

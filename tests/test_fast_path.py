@@ -419,3 +419,22 @@ def test_a_simulated_line_that_is_no_json_does_not_fail_the_compile(
     monkeypatch.setattr(kernels, "_MARKERS", {})
     kernels.compile_all()
     assert [p.suffix for p in tmp_path.glob("tricklog-euchre-kernels-*")] == [".compiled"]
+
+
+def test_the_background_compile_compiles_this_copy_of_tricklog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started from a folder holding another ``pipeline`` package (a source checkout
+    beside an installed tricklog: where the README's quick start runs the demo),
+    ``python -m pipeline.kernels`` imported that one and compiled its kernels,
+    never the running copy's: the installed fast path stayed off for good."""
+    from pipeline import kernels
+
+    decoy = tmp_path / "pipeline"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("")
+    (decoy / "kernels.py").write_text(f"open({str(tmp_path / 'decoy-compiled')!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    process = kernels.compile_in_background()  # the kernels are compiled already: it finds them so
+    assert process is not None and process.wait(timeout=600) == 0
+    assert not (tmp_path / "decoy-compiled").exists()
