@@ -28,31 +28,10 @@ not collect it for docstrings (``conftest.py``).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from types import ModuleType
 
-
-class _NoPandas(importlib.abc.MetaPathFinder):
-    """Finds pandas nowhere, with the error an environment without it gives."""
-
-    def find_spec(
-        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> None:
-        if name == "pandas" or name.startswith("pandas."):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-
-@contextmanager
-def _pandas_hidden() -> Iterator[None]:
-    finder = _NoPandas()
-    sys.meta_path.insert(0, finder)
-    try:
-        yield
-    finally:
-        sys.meta_path.remove(finder)
+from pipeline.hidden import hidden
 
 
 def _forget(package: str) -> None:
@@ -64,7 +43,7 @@ def import_polars_pandera() -> ModuleType:
     """``pandera.polars``, imported without pandas when pandera is not imported yet."""
     if "pandera" not in sys.modules:
         try:
-            with _pandas_hidden():
+            with hidden("pandas"):
                 return importlib.import_module("pandera.polars")
         except ImportError:  # a pandera that needs pandas after all
             _forget("pandera")
@@ -81,7 +60,7 @@ def first_calls_without_pandas() -> None:
     process with threads can deadlock."""
     import pyarrow as pa
 
-    with _pandas_hidden():
+    with hidden("pandas"):
         pa.array([0], pa.int64())
         try:  # private, and cached: a pandera without it goes on as it would
             from pandera.backends.register_checks import _load_get_backend_types_from_mro

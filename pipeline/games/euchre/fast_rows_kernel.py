@@ -16,6 +16,7 @@ from typing import Any
 import numba
 import numpy as np
 
+import pipeline.jit  # noqa: F401  (numba readied without scipy: see there)
 from pipeline.games.euchre.cards import CARD_NAMES
 from pipeline.games.euchre.fast import (
     BID_ALONE,

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 from numba.extending import intrinsic
 
+import pipeline.jit  # noqa: F401  (numba readied without scipy: see there)
 from pipeline.games.euchre.fast import (
     BID_ALONE,
     BID_CALL,

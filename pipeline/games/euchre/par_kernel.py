@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+import pipeline.jit  # noqa: F401  (numba readied without scipy: see there)
 from pipeline.games.euchre.cards import EFFECTIVE, POWER, SUIT_MASK
 from pipeline.games.euchre.par import ORDER, SUIT_TURN
 
