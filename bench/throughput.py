@@ -8,7 +8,11 @@ Measures, on the same games:
 - ``tricklog load`` into a new DuckDB file (default jobs, and ``--jobs 1``);
 - ``tricklog load --engine dask`` on a LocalCluster of 1 and of 2 workers;
 - peak memory (RSS of the whole process tree) of ``validate`` and ``load`` on
-  the compared input and on a large one (``--large-mb``; 0 skips).
+  the compared input and on a large one (``--large-mb``; 0 skips);
+- the machine itself: the same pure-Python CPU work done by one process, and
+  split between two at once.  Two cores would do it twice as fast; on a shared
+  machine they do not, and this ratio, measured beside the others, is the
+  ceiling of the Dask path's from one worker to two in the same run.
 
 The games are played by OpenSpiel (random legal play, its default rules), the
 dealer passed clockwise and hands added until a team reaches 10, and written
@@ -217,6 +221,19 @@ def remover(path: Path) -> Any:
     return remove
 
 
+#: CPU-bound work, in units of about a second and a half: ``python -c SPIN UNITS``.
+SPIN = "import sys\nn = 0\nfor i in range(int(sys.argv[1]) * 10_000_000):\n    n += i & 7\n"
+
+
+def spin(units: int, processes: int) -> list[str]:
+    """A command doing ``units`` of :data:`SPIN` in each of ``processes`` processes at once."""
+    one = [sys.executable, "-c", SPIN, str(units)]
+    if processes == 1:
+        return one
+    pair = f"import subprocess, sys\nps = [subprocess.Popen({one!r}) for _ in range({processes})]\n"
+    return [sys.executable, "-c", pair + "sys.exit(max(p.wait() for p in ps))\n"]
+
+
 def dask_load(path: Path, workers: int, dataset: Path) -> list[str]:
     return [
         *TRICKLOG,
@@ -294,6 +311,8 @@ def main() -> None:
         ),
         "dask_1_worker": (dask_load(games_file, 1, dataset), remover(dataset)),
         "dask_2_workers": (dask_load(games_file, 2, dataset), remover(dataset)),
+        "machine_1_process": (spin(6, 1), None),
+        "machine_2_processes": (spin(3, 2), None),
     }
     # Interleave the commands run by run, so that a noisy minute hits them all alike.
     for _ in range(args.runs):
@@ -303,7 +322,7 @@ def main() -> None:
             entry["seconds"].append(wall)
             entry["cpu"].append(CPU["last"])
             entry["peak_rss"] = max(entry["peak_rss"], peak)
-            print(f"  {name:16} {wall:7.2f}s", flush=True)
+            print(f"  {name:19} {wall:7.2f}s", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
         entry["median_cpu"] = statistics.median(entry["cpu"])
@@ -316,6 +335,8 @@ def main() -> None:
         "dask 2 workers / dask 1 worker (speed)": measured["dask_1_worker"]["median"]
         / measured["dask_2_workers"]["median"],
         "dask 2 workers / peer (speed)": peer_s / measured["dask_2_workers"]["median"],
+        "machine: the same CPU work on 2 processes / 1 (speed)": measured["machine_1_process"]["median"]
+        / measured["machine_2_processes"]["median"],
         "validate / peer (CPU seconds, all processes)": measured["validate"]["median_cpu"]
         / measured["openspiel_peer"]["median_cpu"],
         "load / peer (CPU seconds, all processes)": measured["load"]["median_cpu"]
@@ -356,17 +377,17 @@ def main() -> None:
     print(f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds):")
     for name, entry in measured.items():
         print(
-            f"  {name:16} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
+            f"  {name:19} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
             f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
         )
     for name, entry in memory.items():
         print(
-            f"  {name:16} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
+            f"  {name:19} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
             f"  ({entry['bytes'] / 1e6:.0f} MB input)"
         )
     print("\nratios (speed: above 1, tricklog faster; CPU and RSS: above 1, tricklog uses more):")
     for name, value in ratios.items():
-        print(f"  {name:42} {value:6.2f}")
+        print(f"  {name:54} {value:6.2f}")
     result = {
         "games": args.games,
         "input_bytes": games_file.stat().st_size,
