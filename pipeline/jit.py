@@ -9,7 +9,10 @@ cluster's workers are forked from, before the first of them can start.  The
 kernels use no BLAS.  Imported while scipy is hidden, numba goes on as in an
 install without it (compiled ``np.correlate`` and ``np.convolve`` then take
 numba's own loop), and scipy can still be imported afterwards: numba's linear
-algebra imports it when a compiled function uses it.
+algebra imports it when a compiled function uses it.  scipy is hidden from
+every thread of the process for that import (under a tenth of a second):
+the kernels are first imported by workers, the fork server and commands,
+which run no other thread that imports scipy meanwhile.
 """
 
 from __future__ import annotations
