@@ -7,7 +7,6 @@ while the package is hidden, such a library goes on as in an install without
 it, and the process saves the import; the package itself can be imported
 afterwards.
 
->>> import sys
 >>> with hidden("tricklog_no_such_package"):
 ...     try:
 ...         import tricklog_no_such_package
