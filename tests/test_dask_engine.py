@@ -98,6 +98,30 @@ def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path
         assert len(splits_of(files, 1)) > 3
 
 
+def test_splits_numbered_as_counted_are_numbered_alike(games: Path, tmp_path: Path) -> None:
+    """The client numbers each split as it counts on (``numbered_as_counted``): the
+    numbers are those of counting every input first (``numbered``), over files,
+    split sizes and a compressed input; and the first split comes before any of
+    its file is read."""
+    import gzip
+
+    from pipeline.warehouse.dask_engine import _NewlinesBefore, numbered_as_counted, sized_inputs
+
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(games.read_bytes()))
+    edges = tmp_path / "edges.jsonl"
+    edges.write_bytes(b"\n".join([b"x" * (NEWLINE_BLOCK - 1), b"", b"y" * (3 * NEWLINE_BLOCK)]) + b"\n")
+    paths = [str(games), str(packed), str(edges), str(games)]
+    files, newlines = hashed_inputs(paths)
+    assert [(f.path, f.size) for f in sized_inputs(paths)] == [(f.path, f.size) for f in files]
+    for size in (1, NEWLINE_BLOCK + 1, 1 << 20):
+        splits = splits_of(files, size, 2)
+        assert list(numbered_as_counted(splits)) == numbered(splits, newlines)
+    counter = _NewlinesBefore(files[0])
+    assert counter.upto(0) == 0 and counter.stream is None
+    assert counter.upto(files[0].size) == sum(newlines[files[0].path]) > 0
+
+
 def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
     """Guided: a split is at most the input left from its start shared among the
     workers (whole blocks, down to MIN_SPLIT_BYTES), so that two workers run out

@@ -9,9 +9,9 @@ a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
 A load is three steps:
 
 1. **Split** each input into byte ranges (``split_bytes``); a compressed input
-   is one split.  The client counts the newlines of each block of an input, so
-   every line keeps its number in its file, and sends the splits; it hashes the
-   inputs meanwhile (:func:`counted_inputs`, :func:`with_hashes`).
+   is one split.  The client sends each split as soon as it has counted the
+   newlines before its start, so every line keeps its number in its file; it
+   hashes the inputs meanwhile (:func:`numbered_as_counted`, :func:`with_hashes`).
 2. **Prepare** (workers, in parallel): parse, hash and replay every line of a
    split, and build its rows, exactly as the single-machine load does
    (:func:`pipeline.warehouse.prepare.replay_for_load`).
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import json
 import logging
 import os
@@ -56,6 +57,7 @@ from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_
 from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.load import (
     NEWLINE_BLOCK,
+    READ_BLOCKS,
     VERSION,
     InputFile,
     LoadSummary,
@@ -191,6 +193,77 @@ def _read_inputs(paths: Sequence[str], *, hashed: bool) -> tuple[list[InputFile]
         files.append(InputFile(name, path, digest.hexdigest() if digest is not None else UNHASHED, size))
         newlines[path] = blocks
     return files, newlines
+
+
+def sized_inputs(paths: Sequence[str]) -> list[InputFile]:
+    """Each input with its size, checked as :func:`counted_inputs` checks it, but
+    neither read nor hashed yet (``UNHASHED``): :func:`numbered_as_counted` counts
+    its newlines as the splits are sent, and :func:`with_hashes` hashes it."""
+    from pipeline.sources import open_binary
+
+    refuse_streams(paths)
+    files = []
+    for name in paths:
+        path = os.path.abspath(name)
+        try:
+            open_binary(path).close()  # the same checks and messages as validate
+            size = os.stat(path).st_size
+        except OSError as e:
+            raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
+        files.append(InputFile(name, path, UNHASHED, size))
+    return files
+
+
+def numbered_as_counted(splits: Iterable[Split]) -> Iterator[Split]:
+    """The splits with the numbers of their first lines, as :func:`numbered` gives
+    them, each as soon as the newlines before its start are counted: the first
+    at once, the next ones as the count reads on.  The workers start on the
+    first splits while the client counts the rest (before, the client counted a
+    whole input first: 2.8 CPU seconds on 2 GB, while its cluster started)."""
+    counters: dict[str, _NewlinesBefore] = {}
+    try:
+        for split in splits:
+            counter = counters.get(split.file.path)
+            if counter is None:
+                counter = counters[split.file.path] = _NewlinesBefore(split.file)
+            yield replace(split, first_line=counter.upto(split.start) + 1)
+    finally:
+        for counter in counters.values():
+            counter.close()
+
+
+class _NewlinesBefore:
+    """A file's newlines from its start up to an offset, read as far as asked and no further."""
+
+    def __init__(self, file: InputFile) -> None:
+        self.file = file
+        self.stream: io.BufferedReader | None = None
+        self.read = 0
+        self.newlines = 0
+        self.chunk = bytearray(READ_BLOCKS * NEWLINE_BLOCK)
+
+    def upto(self, offset: int) -> int:
+        """The newlines in the file's first ``offset`` bytes (or in all of it, if shorter)."""
+        if offset < self.read:  # the same file again, given twice
+            self.close()
+            self.stream, self.read, self.newlines = None, 0, 0
+        try:
+            if self.stream is None and offset > 0:
+                self.stream = open(self.file.path, "rb")  # noqa: SIM115 (closed by close())
+            view = memoryview(self.chunk)
+            while self.stream is not None and self.read < offset:
+                read = self.stream.readinto(view[: min(len(view), offset - self.read)])
+                if not read:
+                    break
+                self.newlines += self.chunk.count(b"\n", 0, read)
+                self.read += read
+        except OSError as e:
+            raise WarehouseError(f"{self.file.name}: cannot read: {e.strerror or e}") from e
+        return self.newlines
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
 
 
 def with_hashes(files: Sequence[InputFile]) -> list[InputFile]:
@@ -764,7 +837,7 @@ def load_dask(
     closing: threading.Thread | None = None
     staging: Path | None = None
     try:
-        files, newlines = counted_inputs(inputs)
+        files = sized_inputs(inputs)
         # hashed while the workers stage: the daemon thread of a load that fails is not waited for
         hashing = _in_background(lambda: with_hashes(files), "tricklog-hash", daemon=True)
         summary = LoadSummary(1, str(directory), files)
@@ -773,7 +846,7 @@ def load_dask(
         try:
             _load_on(
                 opening.result(),
-                (files, newlines, hashing),
+                (files, hashing),
                 split_bytes,
                 summary,
                 staging,
@@ -826,7 +899,7 @@ def move_into_place(staging: Path, target: Path) -> None:
 
 def _load_on(
     dask: Any,
-    inputs: tuple[list[InputFile], dict[str, list[int]], Future[list[InputFile]]],
+    inputs: tuple[list[InputFile], Future[list[InputFile]]],
     split_bytes: int | None,
     summary: LoadSummary,
     staging: Path,
@@ -834,14 +907,16 @@ def _load_on(
     on_split: Callable[[int, int], None] | None,
 ) -> None:
     """Prepare, route and write the splits on the cluster, then complete the data set
-    there.  ``inputs``: the files counted (:func:`counted_inputs`), and being hashed."""
-    files, newlines, hashing = inputs
+    there.  ``inputs``: the files (:func:`sized_inputs`), and being hashed."""
+    files, hashing = inputs
     workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
     if split_bytes is None:
         total = sum(f.size for f in files)
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
-    splits = numbered(splits_of(files, split_bytes, workers_now), newlines)
-    staged = dask.map(stage_split, splits, directory=str(staging), pure=False)
+    splits, staged = [], []
+    for split in numbered_as_counted(splits_of(files, split_bytes, workers_now)):
+        splits.append(split)
+        staged.append(dask.submit(stage_split, split, directory=str(staging), pure=False))
     router = Router(summary)
     written = []
     hashed: dict[str, InputFile] = {}
