@@ -32,13 +32,14 @@ from pipeline.warehouse.dask_engine import (
     UNHASHED,
     _client,
     _facts_in_order,
-    counted_inputs,
     hashed_inputs,
     load_dask,
     move_into_place,
     numbered,
+    numbered_as_counted,
     prepare_split,
     route,
+    sized_inputs,
     split_lines,
     splits_of,
     with_hashes,
@@ -105,7 +106,7 @@ def test_splits_numbered_as_counted_are_numbered_alike(games: Path, tmp_path: Pa
     its file is read."""
     import gzip
 
-    from pipeline.warehouse.dask_engine import _NewlinesBefore, numbered_as_counted, sized_inputs
+    from pipeline.warehouse.dask_engine import _NewlinesBefore
 
     packed = tmp_path / "games.jsonl.gz"
     packed.write_bytes(gzip.compress(games.read_bytes()))
@@ -120,6 +121,24 @@ def test_splits_numbered_as_counted_are_numbered_alike(games: Path, tmp_path: Pa
     counter = _NewlinesBefore(files[0])
     assert counter.upto(0) == 0 and counter.stream is None
     assert counter.upto(files[0].size) == sum(newlines[files[0].path]) > 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts open files in /proc")
+def test_splits_are_numbered_with_one_file_open_at_a_time(tmp_path: Path) -> None:
+    """A folder of many inputs: each is counted while its splits are sent, then
+    closed, so a load of thousands of files neither runs out of file handles nor
+    holds a read buffer for each."""
+    paths = []
+    for i in range(40):
+        path = tmp_path / f"part-{i}.jsonl"
+        path.write_bytes(b"".join(b'{"n": %d}' % n + b" " * 90 + b"\n" for n in range(2_000)))
+        paths.append(str(path))
+    before = len(os.listdir("/proc/self/fd"))
+    opened = [
+        len(os.listdir("/proc/self/fd")) - before
+        for _ in numbered_as_counted(splits_of(sized_inputs(paths), 1))
+    ]
+    assert len(opened) > 2 * len(paths) and max(opened) <= 1
 
 
 def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
@@ -163,8 +182,8 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
     code = (
         "import sys, pipeline.without_pandas\n"
         "from pipeline.warehouse.dask_engine import *\n"
-        f"files, newlines = counted_inputs([{str(games)!r}])\n"
-        "for split in numbered(splits_of(files, 50_000), newlines):\n"
+        f"files = sized_inputs([{str(games)!r}])\n"
+        "for split in numbered_as_counted(splits_of(files, 50_000)):\n"
         f"    staged = stage_split(split, {str(tmp_path)!r})\n"
         f"    finish_split(staged, Routing(), {str(tmp_path)!r}, file=with_hashes(files)[0])\n"
         "print('pandas' in sys.modules)"
@@ -332,10 +351,10 @@ def test_a_stream_is_refused_before_anything_is_read_or_written(tmp_path: Path) 
 
 
 def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tmp_path: Path) -> None:
-    """The client counts an input's newlines block by block, sends its splits, and
-    hashes it meanwhile: the counts and the hash are those of the one pass the
-    recipe for other engines makes, over a file that spans two read buffers and
-    ends inside a block."""
+    """The client sizes an input, sends its splits, and hashes it meanwhile: the
+    hash is that of the one pass the recipe for other engines makes, and that
+    pass counts the newlines block by block, over a file that spans two read
+    buffers and ends inside a block."""
     rng = random.Random(7)
     lines = [b"y" * rng.randrange(60) for _ in range(300_000)]
     lines[1_000] = lines[200_000] = b"x" * (2 * NEWLINE_BLOCK)  # blocks without a newline
@@ -345,10 +364,10 @@ def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tm
     path = tmp_path / "games.jsonl"
     path.write_bytes(data)
 
-    counted, newlines = counted_inputs([str(path)])
+    counted = sized_inputs([str(path)])
     assert [(f.sha256, f.size) for f in counted] == [(UNHASHED, len(data))]
     blocks = [data.count(b"\n", start, start + NEWLINE_BLOCK) for start in range(0, len(data), NEWLINE_BLOCK)]
-    assert newlines == {counted[0].path: blocks}
+    newlines = {counted[0].path: blocks}
     hashed = with_hashes(counted)
     assert hashed[0].sha256 == hashlib.sha256(data).hexdigest()
     assert hashed_inputs([str(path)]) == (hashed, newlines)

@@ -91,7 +91,7 @@ MARKER = "load.json"
 SPLIT_BYTES = 12 << 20
 MIN_SPLIT_BYTES = 1 << 20
 COMPRESSED = (".gz", ".zst")
-#: The SHA-256 of an input counted and not hashed yet (:func:`counted_inputs`): the
+#: The SHA-256 of an input not hashed yet (:func:`sized_inputs`): the
 #: quarantine rows of a split staged before its file's hash was known carry it
 #: until :func:`finish_split` gives them the hash (64 hex digits, as the column's check asks).
 UNHASHED = "0" * 64
@@ -171,32 +171,21 @@ def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list
     """Each input hashed, and the newlines of each ``NEWLINE_BLOCK`` bytes of the
     uncompressed ones, counted in the same pass, by path (workers may run elsewhere,
     in another folder: paths are absolute, names stay as given)."""
-    return _read_inputs(paths, hashed=True)
-
-
-def counted_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list[int]]]:
-    """What :func:`hashed_inputs` gives, but each file's hash (``UNHASHED``): its
-    newlines are counted at twice the speed it is hashed, so the splits can be
-    numbered and sent while :func:`with_hashes` hashes the inputs."""
-    return _read_inputs(paths, hashed=False)
-
-
-def _read_inputs(paths: Sequence[str], *, hashed: bool) -> tuple[list[InputFile], dict[str, list[int]]]:
     refuse_streams(paths)
     files = []
     newlines: dict[str, list[int]] = {}
     for name in paths:
         blocks: list[int] = []
         path = os.path.abspath(name)
-        digest = hashlib.sha256() if hashed else None
+        digest = hashlib.sha256()
         size = read_through(name, path, digest, None if name.endswith(COMPRESSED) else blocks)
-        files.append(InputFile(name, path, digest.hexdigest() if digest is not None else UNHASHED, size))
+        files.append(InputFile(name, path, digest.hexdigest(), size))
         newlines[path] = blocks
     return files, newlines
 
 
 def sized_inputs(paths: Sequence[str]) -> list[InputFile]:
-    """Each input with its size, checked as :func:`counted_inputs` checks it, but
+    """Each input with its size, checked as :func:`hashed_inputs` checks it, but
     neither read nor hashed yet (``UNHASHED``): :func:`numbered_as_counted` counts
     its newlines as the splits are sent, and :func:`with_hashes` hashes it."""
     from pipeline.sources import open_binary
@@ -219,16 +208,18 @@ def numbered_as_counted(splits: Iterable[Split]) -> Iterator[Split]:
     them, each as soon as the newlines before its start are counted: the first
     at once, the next ones as the count reads on.  The workers start on the
     first splits while the client counts the rest (before, the client counted a
-    whole input first: 2.8 CPU seconds on 2 GB, while its cluster started)."""
-    counters: dict[str, _NewlinesBefore] = {}
+    whole input first: 2.8 CPU seconds on 2 GB, while its cluster started).
+    The splits come file by file (:func:`splits_of`): one file is open at a time."""
+    counter: _NewlinesBefore | None = None
     try:
         for split in splits:
-            counter = counters.get(split.file.path)
-            if counter is None:
-                counter = counters[split.file.path] = _NewlinesBefore(split.file)
+            if counter is None or counter.file.path != split.file.path:
+                if counter is not None:
+                    counter.close()
+                counter = _NewlinesBefore(split.file)
             yield replace(split, first_line=counter.upto(split.start) + 1)
     finally:
-        for counter in counters.values():
+        if counter is not None:
             counter.close()
 
 
@@ -240,7 +231,7 @@ class _NewlinesBefore:
         self.stream: io.BufferedReader | None = None
         self.read = 0
         self.newlines = 0
-        self.chunk = bytearray(READ_BLOCKS * NEWLINE_BLOCK)
+        self.chunk = bytearray()  # the read buffer, once the file is read
 
     def upto(self, offset: int) -> int:
         """The newlines in the file's first ``offset`` bytes (or in all of it, if shorter)."""
@@ -250,6 +241,7 @@ class _NewlinesBefore:
         try:
             if self.stream is None and offset > 0:
                 self.stream = open(self.file.path, "rb")  # noqa: SIM115 (closed by close())
+                self.chunk = self.chunk or bytearray(READ_BLOCKS * NEWLINE_BLOCK)
             view = memoryview(self.chunk)
             while self.stream is not None and self.read < offset:
                 read = self.stream.readinto(view[: min(len(view), offset - self.read)])
