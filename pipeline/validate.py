@@ -167,14 +167,10 @@ Replayed = tuple[SourceItem, Replay | None, list[Violation]]
 def _replay_files(files: list[str], fmt: str, jobs: int) -> Iterator[Replayed]:
     for path in files:
         reader = reader_for(path, fmt)
-        if jobs > 1 and reader is read_jsonl:
+        if reader is read_jsonl:
             from pipeline.parallel import replay_jsonl
 
             yield from replay_jsonl(path, jobs)
-        elif reader is read_jsonl:
-            from pipeline.parallel import replay_jsonl_here
-
-            yield from replay_jsonl_here(path)
         else:
             yield from _replay_each(reader(path))
 

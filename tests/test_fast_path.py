@@ -242,6 +242,7 @@ def test_validate_with_and_without_the_fast_path(
 
     from pipeline import parallel
 
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 150)  # more than one: two processes do them
     monkeypatch.setattr(fast, "MIN_GAMES", 10**12)
     reference = run(1)
     monkeypatch.setattr(fast, "MIN_GAMES", 0)
@@ -270,6 +271,7 @@ def test_load_with_and_without_the_fast_path(
     path.write_bytes(b"\n".join(lines) + b"\n")
     reference = load([str(path)], tmp_path / "one.duckdb", batch_size=150)
     monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 150)  # more than one: two processes do them
     fast_load = load([str(path)], tmp_path / "two.duckdb", batch_size=150, jobs=2)
     assert {**fast_load.to_json(), "db": None} == {**reference.to_json(), "db": None}
     assert every_row(tmp_path / "two.duckdb") == every_row(tmp_path / "one.duckdb")

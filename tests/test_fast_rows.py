@@ -172,6 +172,7 @@ def test_load_with_columnar_rows_is_the_load_without_the_fast_path(
     from pipeline.warehouse.api import load
 
     path = _input(tmp_path, games)
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 150)  # more than one: with two jobs, two processes
     monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 10**15)
     reference = [load([str(path)], tmp_path / "off.duckdb", batch_size=300) for _ in range(2)]
     monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", 0)

@@ -148,13 +148,17 @@ def mixed(tmp_path: Path) -> Path:
     return path
 
 
-def test_validate_reads_a_pipe_whole(mixed: Path) -> None:
+def test_validate_reads_a_pipe_whole(mixed: Path, tmp_path: Path) -> None:
     plain = run_cli("validate", str(mixed), "--json")
     piped = through_pipe("validate", f"<(cat {shlex.quote(str(mixed))})", "--json")
     assert plain.returncode == piped.returncode == 1, piped.stderr
     assert orjson.loads(piped.stdout) == orjson.loads(plain.stdout)
-    jobs = through_pipe("validate", f"<(cat {shlex.quote(str(mixed))})", "--json", "--jobs", "2")
-    assert orjson.loads(jobs.stdout) == orjson.loads(plain.stdout)
+    many = tmp_path / "many.jsonl"  # more lines than a chunk: two processes replay them
+    many.write_bytes(mixed.read_bytes() + DATA * 3)
+    jobs = through_pipe("validate", f"<(cat {shlex.quote(str(many))})", "--json", "--jobs", "2")
+    assert orjson.loads(jobs.stdout) == orjson.loads(
+        run_cli("validate", str(many), "--json", "--jobs", "1").stdout
+    )
 
 
 def test_load_reads_a_pipe_whole_and_once(mixed: Path, tmp_path: Path) -> None:

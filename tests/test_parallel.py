@@ -15,10 +15,18 @@ from pipeline.games.euchre.simulate import write_simulation
 from pipeline.validate import check_inputs, validate
 
 
-def mixed_input(tmp_path: Path) -> Path:
-    """Simulated games, some corrupted, a repeated game and garbage lines: more than one chunk."""
+@pytest.fixture(autouse=True)
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 100 lines: the inputs here are several, so two jobs are two processes."""
+    from pipeline import parallel
+
+    monkeypatch.setattr(parallel, "CHUNK_LINES", 100)
+
+
+def mixed_input(tmp_path: Path, games: int = 450) -> Path:
+    """Simulated games, some corrupted, a repeated game and garbage lines."""
     path = tmp_path / "games.jsonl"
-    write_simulation(path, 450, seed=12, preset="mixed", corrupt_rate=0.2)
+    write_simulation(path, games, seed=12, preset="mixed", corrupt_rate=0.2)
     lines = path.read_bytes().splitlines()
     path.write_bytes(b"\n".join([*lines, b"\xff not json", lines[3], b"[1, 2]", b""]))
     return path
@@ -36,7 +44,7 @@ def test_two_processes_find_what_one_finds_in_the_same_order(tmp_path: Path) -> 
 
 
 def test_cli_jobs_option_gives_the_same_output(tmp_path: Path) -> None:
-    path = str(mixed_input(tmp_path))
+    path = str(mixed_input(tmp_path, games=1100))  # more lines than a chunk: two processes
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     first = run("validate", path, "--json", "--violations", str(one))
     second = run("validate", path, "--json", "--violations", str(two), "--jobs", "2")
@@ -52,6 +60,31 @@ def table_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
     tables = TABLES[:-1]
     with duckdb.connect(str(db), read_only=True) as con:
         return {t: sorted(con.execute(f"select * from {t}").fetchall(), key=repr) for t in tables}
+
+
+@pytest.mark.parametrize("chunk_lines", [100, 1000])
+def test_an_input_of_one_chunk_starts_no_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_lines: int
+) -> None:
+    """Workers cost more to start than a chunk's work: an input of one chunk is done here."""
+    import multiprocessing
+
+    from pipeline import parallel
+    from pipeline.warehouse.api import load
+
+    monkeypatch.setattr(parallel, "CHUNK_LINES", chunk_lines)
+    path = str(mixed_input(tmp_path))
+    workers: set[int] = set()
+
+    def note_workers(*_: object) -> None:
+        workers.update(child.pid for child in multiprocessing.active_children() if child.pid)
+
+    for replayed in parallel.replay_jsonl(path, jobs=2):  # validate's, before its check for copies
+        note_workers(replayed)
+    started_by_validate = len(workers)
+    workers.clear()
+    load([path], tmp_path / "w.duckdb", jobs=2, on_line=note_workers)
+    assert (started_by_validate, len(workers)) == ((2, 2) if chunk_lines == 100 else (0, 0))
 
 
 def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> None:

@@ -340,17 +340,13 @@ class _Loader:
                     self.flush()
 
     def _read_in_workers(self, file: InputFile) -> None:
-        """Workers (this process, with one job) prepare chunks of lines (facts, and
+        """Workers (this process, with one job or a one-chunk input) prepare chunks of lines (facts, and
         rows as Arrow tagged with their line); each line is routed here, in order,
         as :meth:`_classify` routes it, and the rows of the lines that stay go into
         the batch."""
-        from pipeline.warehouse.parallel_load import prepare_here, prepare_in_workers
+        from pipeline.warehouse.parallel_load import prepared_chunks
 
-        run_id = self.summary.run_id
-        if self.jobs > 1:
-            chunks = prepare_in_workers(file, run_id, self.jobs, self.known.ids())
-        else:
-            chunks = prepare_here(file, run_id, self.known.ids())
+        chunks = prepared_chunks(file, self.summary.run_id, self.jobs, self.known.ids())
         for chunk, facts, tables in chunks:
             raws = dict(chunk)
             self.known.ask(fact.game_id for fact in facts)

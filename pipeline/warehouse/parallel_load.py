@@ -10,7 +10,7 @@ from collections.abc import Container, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pipeline.parallel import chunks_with_fast_path, in_workers
+from pipeline.parallel import chunks_with_fast_path, in_workers, worth_spreading
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -41,31 +41,24 @@ def _know(known: Container[str]) -> None:
     _KNOWN = known
 
 
-def prepare_in_workers(
+def prepared_chunks(
     file: InputFile, run_id: int, jobs: int, known: KnownIdSet
 ) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
-    """Each chunk of lines of ``file`` with its facts and tagged Arrow rows, prepared
-    by ``jobs`` workers, in order.
+    """Each chunk of lines of ``file`` with its facts and tagged Arrow rows, in order,
+    prepared by ``jobs`` workers, or in this process (:func:`worth_spreading`).
 
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
-    work = partial(_prepare_chunk, file, run_id)
-    tasks = chunks_with_fast_path(file.path)
-    for (chunk, _), (facts, tables) in in_workers(
-        tasks, work, jobs, fresh=True, setup=(_know, (known,)), ahead=LOAD_AHEAD
-    ):
-        yield chunk, facts, tables
+    tasks, jobs = worth_spreading(chunks_with_fast_path(file.path), jobs)
+    if jobs > 1:
+        work = partial(_prepare_chunk, file, run_id)
+        done = in_workers(tasks, work, jobs, fresh=True, setup=(_know, (known,)), ahead=LOAD_AHEAD)
+    else:
+        from pipeline.warehouse.dask_engine import prepare_lines
 
-
-def prepare_here(
-    file: InputFile, run_id: int, known: Container[str]
-) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
-    """What :func:`prepare_in_workers` gives, done in this process."""
-    from pipeline.warehouse.dask_engine import prepare_lines
-
-    for chunk, fast_path in chunks_with_fast_path(file.path):
-        facts, tables = prepare_lines(file, chunk, run_id, known, fast_path)
+        done = (((chunk, fast), prepare_lines(file, chunk, run_id, known, fast)) for chunk, fast in tasks)
+    for (chunk, _), (facts, tables) in done:
         yield chunk, facts, tables
 
 
