@@ -49,10 +49,11 @@ def fast_path_for(path: str) -> bool:
     """Whether a file is large enough for the fast path and its kernels are compiled
     (:func:`pipeline.kernels.ready`).  A stream, whose size is not known ahead, is
     taken chunk by chunk (:func:`chunks_with_fast_path`)."""
-    return _large_file(path) and kernels.ready()
+    return large_file(path) and kernels.ready()
 
 
-def _large_file(path: str) -> bool:
+def large_file(path: str) -> bool:
+    """Whether ``path`` is a file (not a stream) of ``FAST_PATH_MIN_BYTES`` or more."""
     try:
         return not is_stream(path) and os.stat(path).st_size >= FAST_PATH_MIN_BYTES
     except OSError:
@@ -210,7 +211,7 @@ def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], 
     never wait for the compiled kernels.  Either way, only once the kernels are
     compiled: on a fresh install, some 30 CPU seconds after the first such chunk,
     in the background (:mod:`pipeline.kernels`)."""
-    large, seen = _large_file(path), 0
+    large, seen = large_file(path), 0
     for chunk in line_chunks(path):
         seen += sum(len(line) for _, line in chunk)
         yield chunk, (large or seen >= FAST_PATH_MIN_BYTES) and kernels.ready()

@@ -347,6 +347,24 @@ def test_starting_the_fork_server_imports_nothing_heavy() -> None:
     assert out == "[]"
 
 
+@pytest.mark.parametrize("large_from", ["0", str(4 << 20)])
+def test_a_load_starts_the_fork_server_ahead_only_for_a_large_file(tmp_path: Path, large_from: str) -> None:
+    """Its imports cost some 2.5 CPU seconds: a load of a small file (read in the
+    calling process) never starts it; of a large one, before the warehouse is opened."""
+    import subprocess
+    import sys
+
+    path = mixed_input(tmp_path, games=20)
+    code = (
+        "import sys; from multiprocessing import forkserver; from pipeline.warehouse.api import load; "
+        "load([sys.argv[1]], sys.argv[2], jobs=2); print(forkserver._forkserver._forkserver_pid is not None)"
+    )
+    env = {**os.environ, "TRICKLOG_FAST_PATH_MIN_BYTES": large_from}
+    args = [sys.executable, "-c", code, str(path), str(tmp_path / "w.duckdb")]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == str(large_from == "0")
+
+
 def _python(code: str) -> str:
     import subprocess
     import sys

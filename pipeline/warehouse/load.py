@@ -155,7 +155,7 @@ def load(
     committed batch."""
     check_format(fmt)
     inputs = expand_inputs(paths)
-    if jobs > 1 and _any_jsonl(inputs, fmt):
+    if jobs > 1 and _large_jsonl(inputs, fmt):
         from pipeline.forkserver import start_fresh_server
 
         start_fresh_server()  # the workers' imports overlap the hashing and the warehouse's opening
@@ -171,15 +171,18 @@ def load(
                 con.close()
 
 
-def _any_jsonl(inputs: Sequence[str], fmt: str) -> bool:
-    """Whether any input is JSON Lines (read by workers).  A stream counts as one
-    unread (its first bytes go to the spool file as they are); one that cannot be
-    read counts as none here: reading it fails later, with its message."""
+def _large_jsonl(inputs: Sequence[str], fmt: str) -> bool:
+    """Whether some input is a JSON Lines file large enough to be read by workers
+    (:func:`pipeline.parallel.large_file`): a small one is read in this process,
+    and the server's imports (some 2.5 CPU seconds) would be wasted.  A stream's
+    size is not known: it does not count (its workers, if it brings more than a
+    chunk, start the server when needed); nor does one that cannot be read
+    (reading it fails later, with its message)."""
+    from pipeline.parallel import large_file
+
     for path in inputs:
-        if is_stream(path):
-            return True
         with contextlib.suppress(TricklogError, OSError):
-            if reader_for(path, fmt) is read_jsonl:
+            if large_file(path) and reader_for(path, fmt) is read_jsonl:
                 return True
     return False
 
