@@ -1,5 +1,7 @@
 """pandera and pyarrow set up without pandas, in the processes that never use
-it: the fork server that workers come from (first in ``pipeline.forkserver.PRELOAD``).
+it: the fork server that workers come from (first in ``pipeline.forkserver.PRELOAD``),
+and the command line's, for the commands on a warehouse (``set_up_without_pandas``
+in ``pipeline.cli``).
 
 pandas is installed (statsmodels needs it), and two of the workers' libraries
 import it when it is, though the workers never use it:
@@ -10,6 +12,8 @@ import it when it is, though the workers never use it:
   sets itself up as it does in a polars-only install, which it supports, and
   ``pandera.polars`` works as it would have.  Only ``pandera``'s own pandas API
   is missing, so this is not for a process that may want it later (a notebook's).
+  hypothesis, when installed (with the test extras), is hidden from it too: it
+  would import it for its data synthesis, which is never used here (0.05 s).
 - pyarrow imports pandas at its first ``pa.array`` (to ask whether the values
   are a pandas object), and pandera at its first check (to look for a pandas
   backend): 0.35 CPU seconds in every worker, at its first chunk or split.
@@ -27,6 +31,7 @@ not collect it for docstrings (``conftest.py``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from types import ModuleType
@@ -40,11 +45,14 @@ def _forget(package: str) -> None:
 
 
 def import_polars_pandera() -> ModuleType:
-    """``pandera.polars``, imported without pandas when pandera is not imported yet."""
+    """``pandera.polars``, imported without pandas (or hypothesis) when pandera is not imported yet."""
     if "pandera" not in sys.modules:
         try:
-            with hidden("pandas"):
-                return importlib.import_module("pandera.polars")
+            with hidden("pandas", "hypothesis"):
+                polars_pandera = importlib.import_module("pandera.polars")
+                with contextlib.suppress(ImportError):  # what its checks import, at the first
+                    importlib.import_module("pandera.strategies.base_strategies")
+                return polars_pandera
         except ImportError:  # a pandera that needs pandas after all
             _forget("pandera")
     return importlib.import_module("pandera.polars")
