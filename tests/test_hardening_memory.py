@@ -113,11 +113,11 @@ def _python_heap_peak_mb(source: Path, db: Path) -> float:
 
 def test_memory_is_flat_in_the_number_of_bad_lines(tmp_path: Path) -> None:
     peaks = []
-    for n in (10_000, 100_000):
+    for n in (5_000, 50_000):  # flat within 0.3 MiB; keeping each line's quarantine key grows it 10
         junk = tmp_path / f"junk-{n}.jsonl"
         junk.write_bytes(b"".join(b"junk line %d\n" % i for i in range(n)))
         peaks.append(_python_heap_peak_mb(junk, tmp_path / f"w-{n}.duckdb"))
-    assert peaks[1] - peaks[0] < 5, f"the heap grew from {peaks[0]:.1f} to {peaks[1]:.1f} MiB"
+    assert peaks[1] - peaks[0] < 2, f"the heap grew from {peaks[0]:.1f} to {peaks[1]:.1f} MiB"
 
 
 def _run_json(*args: str) -> dict[str, int]:
