@@ -343,10 +343,10 @@ class _Loader:
                     self.flush()
 
     def _read_in_workers(self, file: InputFile) -> None:
-        """Workers (this process, with one job or a one-chunk input) prepare chunks of lines (facts, and
-        rows as Arrow tagged with their line); each line is routed here, in order,
-        as :meth:`_classify` routes it, and the rows of the lines that stay go into
-        the batch."""
+        """Workers (this process, with one job or an input of one chunk) prepare
+        chunks of lines (facts, and rows as Arrow tagged with their line); each line
+        is routed here, in order, as :meth:`_classify` routes it, and the rows of the
+        lines that stay go into the batch."""
         from pipeline.warehouse.parallel_load import prepared_chunks
 
         chunks = prepared_chunks(file, self.summary.run_id, self.jobs, self.known.ids())
