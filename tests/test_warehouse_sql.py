@@ -118,6 +118,21 @@ def test_a_report_file_runs_as_it_stands(db: Path) -> None:
     assert sum(int(r.split(",")[2]) for r in rows) == counted
 
 
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing.sql", "no such file (give a .sql file, or one SQL statement)"),
+        ("folder.sql", "cannot read: Is a directory"),
+    ],
+)
+def test_a_sql_file_that_cannot_be_read_is_named(db: Path, tmp_path: Path, name: str, message: str) -> None:
+    """Not handed to DuckDB as SQL, to fail with a syntax error at the first slash."""
+    (tmp_path / "folder.sql").mkdir()
+    proc = run_cli("sql", str(tmp_path / name), "--db", str(db))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"tricklog: {tmp_path / name}: {message}"
+
+
 def test_players_and_results_views(db: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         games = con.execute(

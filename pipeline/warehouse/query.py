@@ -47,14 +47,18 @@ __all__ = [
 
 
 def query_text(query: str) -> str:
-    """The SQL to run: the argument itself, or the text of the ``.sql`` file it names."""
+    """The SQL to run: the argument itself, or the text of the ``.sql`` file it names
+    (a name without spaces ending in ``.sql``, which no statement is: one that is
+    no file is an error, not SQL for DuckDB to fail to parse)."""
+    if not query.endswith(".sql") or any(c.isspace() for c in query):
+        return query
     path = Path(query)
-    if query.endswith(".sql") and "\n" not in query and path.is_file():
-        try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise WarehouseError(f"{query}: cannot read: {e}") from e
-    return query
+    if not path.exists():
+        raise WarehouseError(f"{query}: no such file (give a .sql file, or one SQL statement)")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise WarehouseError(f"{query}: cannot read: {getattr(e, 'strerror', None) or e}") from e
 
 
 def check_read_only(query: str) -> None:
