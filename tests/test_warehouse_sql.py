@@ -133,6 +133,15 @@ def test_a_sql_file_that_cannot_be_read_is_named(db: Path, tmp_path: Path, name:
     assert proc.stderr.strip() == f"tricklog: {tmp_path / name}: {message}"
 
 
+def test_a_sql_file_in_a_folder_with_a_space_runs(db: Path, tmp_path: Path) -> None:
+    query = tmp_path / "my queries" / "count.sql"
+    query.parent.mkdir()
+    query.write_text("select count(*) as n from games")
+    proc = run_cli("sql", str(query), "--db", str(db), "-f", "csv")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "n"
+
+
 def test_players_and_results_views(db: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         games = con.execute(

@@ -47,13 +47,15 @@ __all__ = [
 
 
 def query_text(query: str) -> str:
-    """The SQL to run: the argument itself, or the text of the ``.sql`` file it names
-    (a name without spaces ending in ``.sql``, which no statement is: one that is
-    no file is an error, not SQL for DuckDB to fail to parse)."""
-    if not query.endswith(".sql") or any(c.isspace() for c in query):
-        return query
+    """The SQL to run: the argument itself, or the text of the ``.sql`` file it names.
+    A name ending in ``.sql`` that is no file is an error, not SQL for DuckDB to fail
+    to parse, unless it has spaces, as every statement does."""
     path = Path(query)
+    if not query.endswith(".sql") or "\n" in query:
+        return query
     if not path.exists():
+        if any(c.isspace() for c in query):
+            return query
         raise WarehouseError(f"{query}: no such file (give a .sql file, or one SQL statement)")
     try:
         return path.read_text(encoding="utf-8")
