@@ -62,6 +62,7 @@ from pipeline.warehouse.load import (
     InputFile,
     LoadSummary,
     _violation,
+    read_errors,
     read_through,
 )
 from pipeline.warehouse.prepare import (
@@ -194,11 +195,9 @@ def sized_inputs(paths: Sequence[str]) -> list[InputFile]:
     files = []
     for name in paths:
         path = os.path.abspath(name)
-        try:
+        with read_errors(name):
             open_binary(path).close()  # the same checks and messages as validate
             size = os.stat(path).st_size
-        except OSError as e:
-            raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
         files.append(InputFile(name, path, UNHASHED, size))
     return files
 
@@ -238,7 +237,7 @@ class _NewlinesBefore:
         if offset < self.read:  # the same file again, given twice
             self.close()
             self.stream, self.read, self.newlines = None, 0, 0
-        try:
+        with read_errors(self.file.name):
             if self.stream is None and offset > 0:
                 self.stream = open(self.file.path, "rb")  # noqa: SIM115 (closed by close())
                 self.chunk = self.chunk or bytearray(READ_BLOCKS * NEWLINE_BLOCK)
@@ -249,8 +248,6 @@ class _NewlinesBefore:
                     break
                 self.newlines += self.chunk.count(b"\n", 0, read)
                 self.read += read
-        except OSError as e:
-            raise WarehouseError(f"{self.file.name}: cannot read: {e.strerror or e}") from e
         return self.newlines
 
     def close(self) -> None:

@@ -232,7 +232,7 @@ def read_through(name: str, path: str, digest: Any = None, newlines: list[int] |
     # one buffer: a new bytes a read, freed, left malloc's heaps holding its pages
     chunk = bytearray(READ_BLOCKS * NEWLINE_BLOCK)
     view = memoryview(chunk)
-    try:
+    with read_errors(name):
         open_binary(path).close()  # the same checks and messages as validate
         with open(path, "rb") as stream:
             while read := stream.readinto(chunk):  # the buffer full, but at the end of the file
@@ -246,15 +246,22 @@ def read_through(name: str, path: str, digest: Any = None, newlines: list[int] |
                             chunk.count(b"\n", start, min(start + NEWLINE_BLOCK, end))
                             for start in range(at, end, NEWLINE_BLOCK)
                         )
+    return size
+
+
+@contextlib.contextmanager
+def read_errors(name: str) -> Iterator[None]:
+    """An input that cannot be read (``OSError``), as one line naming it."""
+    try:
+        yield
     except OSError as e:
         raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
-    return size
 
 
 def _spool(name: str, spool: Path) -> str:
     """Copy a stream, as it comes (compressed or not), to a new file of the spool folder."""
     path = spool / f"{len(list(spool.iterdir()))}-{'stdin' if name == STDIN else Path(name).name}"
-    try:
+    with read_errors(name):
         source = sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
         try:
             with open(path, "wb") as out:
@@ -262,8 +269,6 @@ def _spool(name: str, spool: Path) -> str:
         finally:
             if source is not sys.stdin.buffer:
                 source.close()
-    except OSError as e:
-        raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
     return str(path)
 
 
