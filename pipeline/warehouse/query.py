@@ -50,9 +50,9 @@ def query_text(query: str) -> str:
     """The SQL to run: the argument itself, or the text of the ``.sql`` file it names.
     A name ending in ``.sql`` that is no file is an error, not SQL for DuckDB to fail
     to parse, unless it has spaces, as every statement does."""
-    path = Path(query)
     if not query.endswith(".sql") or "\n" in query:
         return query
+    path = Path(query)
     if not path.exists():
         if any(c.isspace() for c in query):
             return query
