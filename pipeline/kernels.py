@@ -1,8 +1,8 @@
 """The fast path's compiled kernels, which never keep a run waiting for them.
 
 numba compiles a game's kernels on their first call on a machine and caches
-the machine code (``cache=True``): Euchre's took about 30 CPU seconds, and each
-worker of the first run compiled them again.  So a run asks :func:`ready` before
+the machine code (``cache=True``): Euchre's take about 20 CPU seconds, and
+each worker of a first run would compile them again.  So a run asks :func:`ready` before
 it gives a chunk to the fast path.  When the kernels of an installed game are
 not compiled yet, the run replays without the fast path and one process in the
 background compiles them (``python -m pipeline.kernels``), calling each of the

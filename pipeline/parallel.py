@@ -209,7 +209,7 @@ def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], 
     A file's do when it is large enough, a stream's (standard input, a pipe) from
     the chunk that takes it past ``FAST_PATH_MIN_BYTES``: a few games piped in
     never wait for the compiled kernels.  Either way, only once the kernels are
-    compiled: on a fresh install, some 30 CPU seconds after the first such chunk,
+    compiled: on a fresh install, some 20 CPU seconds after the first such chunk,
     in the background (:mod:`pipeline.kernels`)."""
     large, seen = large_file(path), 0
     for chunk in line_chunks(path):

@@ -355,7 +355,7 @@ def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) 
         fcntl.flock(lock, fcntl.LOCK_EX)
         first = run(tmp_path / "first.duckdb")
     assert first[2] is False
-    for _ in range(600):  # the background compile: about 30 CPU seconds
+    for _ in range(600):  # the background compile: about 20 CPU seconds
         if list(cache.glob("tricklog-euchre-kernels-*.compiled")):
             break
         time.sleep(1)

@@ -276,3 +276,21 @@ def test_a_repeated_key_has_no_canonical_bytes() -> None:
     assert cleared is not None and cleared.rows.records == [1]
     assert cleared.digests == [content_hash(record)]
     assert cleared.records[0]["game_id"] == record["game_id"]
+
+
+def test_a_helper_is_compiled_once_whatever_constants_it_is_given() -> None:
+    """numba compiles a function once per literal argument by default: the
+    scanner's helpers, called with many constants (a byte, a key range), were
+    compiled 66 times where 35 do: 31 s of a first run's compiling, against 19 s."""
+    from numba.core import types
+
+    from pipeline.games.euchre import fast_scan_kernel
+
+    text = types.Array(types.uint8, 1, "C", readonly=True)
+    for ch in (91, 93, 123):
+        fast_scan_kernel._byte.get_call_template(
+            (text, types.int64, types.int64, types.IntegerLiteral(ch)), {}
+        )
+    assert [str(sig) for sig in fast_scan_kernel._byte.signatures] == [
+        "(Array(uint8, 1, 'C', True, aligned=True), int64, int64, int64)"
+    ]

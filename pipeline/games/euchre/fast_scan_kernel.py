@@ -14,10 +14,12 @@ Imported only with numba (``cache=True``: compiled once a machine).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.core import types
 from numba.extending import intrinsic
 
 import pipeline.jit  # noqa: F401  (numba readied without scipy: see there)
@@ -109,7 +111,21 @@ def key_table() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), offsets
 
 
-_jit = numba.njit(cache=True, nogil=True)
+_F = TypeVar("_F", bound=Callable[..., Any])
+_unliteral: Callable[[Any], Any] = types.unliteral
+
+
+def _jit(function: _F) -> _F:
+    """``numba.njit``, compiled once for each type of argument rather than once
+    for each constant a caller passes (numba's default for a literal argument)."""
+    dispatcher: Any = numba.njit(cache=True, nogil=True)(function)
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        return typed(tuple(_unliteral(a) for a in args), {k: _unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return cast(_F, dispatcher)
 
 
 def _borrow(typingctx: Any, array: Any) -> Any:
