@@ -184,7 +184,6 @@ def load(
     ] = None,
 ) -> None:
     """Replay every game and load it into the warehouse (bad lines go to quarantine)."""
-    set_up_without_pandas()
     if engine not in ("local", "dask"):
         fail(f"--engine must be local or dask, not {engine!r}")
     if scheduler is not None and engine != "dask":
@@ -194,6 +193,7 @@ def load(
 
         # first: the local cluster's workers come from it, and its imports (2 s) overlap this command's
         start_fresh_server(["distributed"])
+    set_up_without_pandas()
     from pipeline.console import Progress
     from pipeline.parallel import arrow_on_malloc, jobs_for, map_large_blocks
     from pipeline.players import read_players
