@@ -85,6 +85,9 @@ def search(
     """The makers' tricks among the ``left`` tricks still to play (the one under
     way included), the ``pos``-th active seat after ``leader`` to play.  At a
     trick's start (``pos`` 0, ``at_start``) the transposition table is asked first."""
+    # typed values rather than constants for the calls below: numba compiles a function
+    # once more for each constant it is called with (four searches, 7 s, where one is 2 s)
+    zero, no_power, ask_table, skip_table = np.int64(0), np.int64(-1), np.bool_(True), np.bool_(False)
     eff = EFF[trump]
     follow = FOLLOW[trump]
     active = 4 - ((out_mask & 1) + (out_mask >> 1 & 1) + (out_mask >> 2 & 1) + (out_mask >> 3 & 1))
@@ -120,7 +123,7 @@ def search(
             return hi
         a, b = max(alpha, lo), min(beta, hi)
         v: int = search(
-            hands, leader, 0, 0, leader, -1, 0, left, a, b, False,
+            hands, leader, zero, zero, leader, no_power, zero, left, a, b, skip_table,
             trump, maker_team, out_mask, keys, lows, highs, stats,
         )  # fmt: skip
         if v <= a:
@@ -209,13 +212,13 @@ def search(
         if last:
             won = 1 if new_seat & 1 == maker_team else 0
             v = won + search(
-                hands, new_seat, 0, 0, new_seat, -1, 0, left - 1, alpha - won, beta - won, True,
-                trump, maker_team, out_mask, keys, lows, highs, stats,
+                hands, new_seat, zero, zero, new_seat, no_power, zero, left - 1, alpha - won, beta - won,
+                ask_table, trump, maker_team, out_mask, keys, lows, highs, stats,
             )  # fmt: skip
         else:
             v = search(
                 hands, leader, pos + 1, new_led, new_seat, new_power, on_table | (np.int64(1) << card), left,
-                alpha, beta, False, trump, maker_team, out_mask, keys, lows, highs, stats,
+                alpha, beta, skip_table, trump, maker_team, out_mask, keys, lows, highs, stats,
             )  # fmt: skip
         hands[seat] = hand
         if maximise:
