@@ -61,7 +61,7 @@ def _slot(keys: Any, key: int) -> int:
     return i
 
 
-@njit
+@njit  # not cache=True: numba 0.68 crashed loading this recursive function from its cache
 def search(
     hands: Any,
     leader: int,
