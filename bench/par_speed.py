@@ -108,7 +108,7 @@ def main() -> None:
                 full = fast
 
         # the command in a fresh process: each process solves in Python until it has
-        # made 10,000 solvers, then compiles the search (where numba is installed)
+        # made par.COMPILE_AFTER solvers, then compiles the search (where numba is installed)
         for jobs in (1, 2):
             db = folder / f"jobs{jobs}.duckdb"
             shutil.copy(base, db)

@@ -386,8 +386,9 @@ class Solver:
 
 _KERNEL: list[Any] = []
 #: Compiling the search takes seconds: a process uses it (when ``compiled`` is
-#: left to the solver) once it has made this many solvers.
-COMPILE_AFTER = 10_000
+#: left to the solver) once it has made this many solvers (about 1,200 hands, as
+#: long as the Python search takes over them as the compile does).
+COMPILE_AFTER = 3_000
 _made = [0]
 
 
