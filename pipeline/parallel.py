@@ -89,12 +89,26 @@ def jobs_for(requested: int) -> int:
     return requested if requested > 0 else os.cpu_count() or 1
 
 
-def worth_spreading(tasks: Iterator[T], jobs: int) -> tuple[Iterator[T], int]:
-    """``tasks``, unchanged, and the processes to do them on: ``jobs``, or only the
-    calling one when there is a single task.  Workers cost more to start than one
-    chunk's work: ``load`` of a 70-line file took 1.8 s on two processes, 1.4 s on one."""
+def worth_spreading(
+    tasks: Iterator[T],
+    work: Callable[[T], R],
+    jobs: int,
+    *,
+    here: Callable[[T], R] | None = None,
+    fresh: bool = False,
+    setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
+    ahead: int = AHEAD,
+) -> Iterator[tuple[T, R]]:
+    """Each task with ``work(task)``, in order: done by :func:`in_workers` (``jobs``,
+    ``fresh``, ``setup``, ``ahead``), or in this process with ``here`` (``work``, unless
+    given) when there is one job or a single task.  Workers cost more to start than
+    one chunk's work: ``load`` of a 70-line file took 1.8 s on two processes, 1.4 s on one."""
     first = list(islice(tasks, 2))
-    return chain(first, tasks), jobs if len(first) > 1 else 1
+    tasks = chain(first, tasks)
+    if jobs > 1 and len(first) > 1:
+        return in_workers(tasks, work, jobs, fresh=fresh, setup=setup, ahead=ahead)
+    run = here or work
+    return ((task, run(task)) for task in tasks)
 
 
 def in_workers(
@@ -224,12 +238,7 @@ def replay_jsonl(
     it is no game) and its violations, in order, replayed a chunk at a time (so that
     clean games are cleared in bulk, and each chunk's records are freed before the
     collector runs again) by ``jobs`` processes, or this one (:func:`worth_spreading`)."""
-    tasks, jobs = worth_spreading(chunks_with_fast_path(path), jobs)
-    if jobs > 1:
-        done = (results for _, results in in_workers(tasks, partial(_replay_task, path), jobs))
-    else:
-        done = (_replay_task(path, task) for task in tasks)
-    for results in done:
+    for _, results in worth_spreading(chunks_with_fast_path(path), partial(_replay_task, path), jobs):
         for number, raw, digest, violations in results:
             yield SourceItem(path, number, raw, None), digest, violations
 

@@ -10,7 +10,7 @@ from collections.abc import Container, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pipeline.parallel import chunks_with_fast_path, in_workers, worth_spreading
+from pipeline.parallel import chunks_with_fast_path, worth_spreading
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,14 +50,21 @@ def prepared_chunks(
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
-    tasks, jobs = worth_spreading(chunks_with_fast_path(file.path), jobs)
-    if jobs > 1:
-        work = partial(_prepare_chunk, file, run_id)
-        done = in_workers(tasks, work, jobs, fresh=True, setup=(_know, (known,)), ahead=LOAD_AHEAD)
-    else:
+
+    def here(task: tuple[Chunk, bool]) -> tuple[list[LineFact], dict[str, pa.Table]]:
         from pipeline.warehouse.dask_engine import prepare_lines
 
-        done = (((chunk, fast), prepare_lines(file, chunk, run_id, known, fast)) for chunk, fast in tasks)
+        return prepare_lines(file, task[0], run_id, known, task[1])
+
+    done = worth_spreading(
+        chunks_with_fast_path(file.path),
+        partial(_prepare_chunk, file, run_id),
+        jobs,
+        here=here,
+        fresh=True,
+        setup=(_know, (known,)),
+        ahead=LOAD_AHEAD,
+    )
     for (chunk, _), (facts, tables) in done:
         yield chunk, facts, tables
 
