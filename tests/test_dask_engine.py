@@ -175,7 +175,8 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
     split: pyarrow imports it to convert a column to numpy, or to build an array
     whose type it must infer, and pandera at its first check, unless set up
     without it (``pipeline.without_pandas``).  Staged and finished (its quarantine
-    rows rewritten with their file's hash, and checked)."""
+    rows rewritten with their file's hash, and checked), then the data set
+    completed (its ``ingest_runs``, whose zoned times pyarrow would infer with pandas)."""
     import subprocess
     import sys
 
@@ -186,6 +187,8 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
         "for split in numbered_as_counted(splits_of(files, 50_000)):\n"
         f"    staged = stage_split(split, {str(tmp_path)!r})\n"
         f"    finish_split(staged, Routing(), {str(tmp_path)!r}, file=with_hashes(files)[0])\n"
+        f"summary = LoadSummary(1, {str(tmp_path)!r}, with_hashes(files))\n"
+        f"complete_dataset({str(tmp_path)!r}, summary, dt.datetime.now(dt.UTC))\n"
         "print('pandas' in sys.modules)"
     )
     for fast in ("0", str(1 << 40)):  # the fast path's rows, and the reference replay's
