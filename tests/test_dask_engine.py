@@ -397,10 +397,11 @@ def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tm
     assert hashed_inputs([str(path)]) == (hashed, newlines)
 
 
-def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs() -> None:
-    """What grows with a run and has no reader without a dashboard is off or short
-    (``LEAN_CLUSTER``), in the scheduler and in every worker; Dask's defaults are
-    left as they are outside the cluster."""
+def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_slow_polls() -> None:
+    """What grows with a run and has no reader without a dashboard is off or short,
+    and the health and memory checks run once a second (``LEAN_CLUSTER``), in the
+    scheduler, the nannies and every worker; Dask's defaults are left as they are
+    outside the cluster."""
     import dask
 
     session = _client(None, None, 2)
@@ -409,6 +410,7 @@ def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs()
         workers = client.run(
             lambda dask_worker: (
                 sorted(dask_worker.periodic_callbacks),
+                _every(dask_worker, "tick", "memory_monitor"),
                 dask_worker.state.log.maxlen,
                 dask_worker.monitor.quantities["memory"].maxlen,
                 __import__("pyarrow").default_memory_pool().backend_name,
@@ -416,16 +418,26 @@ def test_the_command_s_local_cluster_runs_without_profiler_and_with_short_logs()
             )
         )
         scheduler = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_log.maxlen)
+        scheduler_polls = _every(session.cluster.scheduler, "tick")
+        nanny_polls = [_every(nanny, "tick", "memory_monitor") for nanny in session.cluster.workers.values()]
     finally:
         session.close()
     assert len(workers) == 2
-    for callbacks, log, samples, arrow_pool, pandas in workers.values():
+    assert scheduler_polls == [1000] and nanny_polls == [[1000, 1000]] * 2
+    for callbacks, polls, log, samples, arrow_pool, pandas in workers.values():
         assert not {"profile", "profile-cycle"} & set(callbacks), callbacks
+        assert polls == [1000, 1000]  # milliseconds
         assert (log, samples) == (100, 100)
         assert (arrow_pool, pandas) == ("system", False)  # WORKER_ENV, pipeline.without_pandas
     assert scheduler == 100
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000
+    assert dask.config.get("distributed.admin.tick.interval") == "20ms"
+
+
+def _every(server: Any, *callbacks: str) -> list[float]:
+    """How often a Dask server runs these periodic callbacks (milliseconds)."""
+    return [server.periodic_callbacks[name].callback_time for name in callbacks]
 
 
 def test_the_command_s_local_cluster_takes_no_fixed_port() -> None:

@@ -1078,12 +1078,19 @@ def _forked_workers() -> Iterator[None]:
 #: samples every task's stack a hundred times a second and keeps a profile of
 #: every second (with the source of every file it met: 60 MB a worker after 2 GB
 #: of input); the scheduler and each worker log their last 1,000 transitions,
-#: messages and events, and 7,200 system samples.  The scheduler reads these as
+#: messages and events, and 7,200 system samples.  Nor does it poll as often
+#: as Dask does by default: the scheduler, each nanny and each worker time their
+#: event loop every 20 ms (a health check that warns past 3 s) and the nannies
+#: and workers read their memory every 100 ms; every second is enough.  Idle,
+#: the command's process (scheduler and nannies) used 6.9% of a core and each
+#: worker 2.1-2.6%; 1.3% and 0.3-0.4% with these.  The scheduler reads these as
 #: it starts, and the nannies pass them on to the workers.
 LEAN_CLUSTER = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.low-level-log-length": 100,
     "distributed.admin.system-monitor.log-length": 100,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
 }
 
 
