@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -184,3 +186,107 @@ def _one_valid_frame(table: str) -> pl.DataFrame:
     replay = GAME.replay(record)
     batch.add_game(GAME, record, replay, ("f", 1), content_hash(record), replay.violations)
     return batch.frames(table_models())[f"euchre.{table}"].head(1)
+
+
+def _rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table's rows but the run's bookkeeping, in a stable order."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            table: sorted(
+                map(repr, con.execute(f"select columns(lambda c: c != 'run_id') from {table}").fetchall())
+            )
+            for table in ("games", "quarantine", "violations", "euchre.hands", "euchre.plays")
+        }
+    finally:
+        con.close()
+
+
+def test_a_load_that_reopens_its_database_between_batches_writes_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``REOPEN_EVERY`` batches a load closes the database and opens it again
+    (DuckDB lets go of the row groups it described); the tables, the accounting
+    and a second load's finding everything already present are as without."""
+    import pipeline.warehouse.load as loading
+
+    source = tmp_path / "mixed.jsonl"
+    expected = mixed_file(source)
+    whole = load([str(source)], tmp_path / "whole.duckdb")
+    calls: list[int] = []
+    reopened = loading.reopened
+
+    def counted(db: str, run_id: int, wait: float = loading.REOPEN_WAIT) -> duckdb.DuckDBPyConnection:
+        calls.append(run_id)
+        return reopened(db, run_id, wait)
+
+    monkeypatch.setattr(loading, "REOPEN_EVERY", 3)
+    monkeypatch.setattr(loading, "reopened", counted)
+    db = tmp_path / "w.duckdb"
+    first = load([str(source)], db, batch_size=2)
+    again = load([str(source)], db, batch_size=2)
+    assert first.batches >= 9 and calls.count(1) == first.batches // 3
+    assert first.lines == expected["lines"] and first.accounted
+    keys = ("lines", "games_loaded", "quarantined", "already_present", "violations")
+    assert [getattr(first, k) for k in keys] == [getattr(whole, k) for k in keys]
+    assert (again.already_present, again.games_loaded, again.quarantined) == (expected["lines"], 0, 0)
+    assert _rows(db) == _rows(tmp_path / "whole.duckdb")
+    with Warehouse.open(db) as wh:
+        assert wh.table("ingest_runs")["status"].to_list() == ["complete", "complete"]
+
+
+def _holder(db: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another process that opens the database to read and holds it ``seconds``."""
+    code = "import duckdb, sys, time\ncon = duckdb.connect(sys.argv[1], read_only=True)\nprint('held', flush=True)\ntime.sleep(float(sys.argv[2]))\n"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+    return proc
+
+
+def test_a_load_reopening_its_database_waits_for_a_reader_and_stops_for_a_writer(tmp_path: Path) -> None:
+    """A reader that opened the database in the moment a load reopened it is waited
+    for (up to ``wait``: then one line saying what was kept); another load that
+    wrote to it meanwhile stops this one, whose known ids would be stale."""
+    from pipeline.warehouse.ddl import WarehouseError, connect
+    from pipeline.warehouse.load import _start_run, reopened
+
+    db, source = tmp_path / "w.duckdb", tmp_path / "ok.jsonl"
+    source.write_bytes(valid_lines()[0])
+    load([str(source)], db)
+
+    def running() -> int:
+        con = connect(db, read_only=False)
+        try:
+            return _start_run(con, [])
+        finally:
+            con.close()
+
+    run = running()
+    reader = _holder(db, 1.0)
+    con = reopened(str(db), run, wait=60)  # held by the reader when called
+    try:
+        assert con.execute("select status from ingest_runs where run_id = ?", [run]).fetchall() == [
+            ("running",)
+        ]
+    finally:
+        con.close()
+    assert reader.wait() == 0
+
+    reader = _holder(db, 60.0)
+    try:
+        with pytest.raises(
+            WarehouseError,
+            match=r"in use by another process .*held for over 0.2 s; what was committed is kept",
+        ):
+            reopened(str(db), run, wait=0.2)
+    finally:
+        reader.kill()
+        reader.wait()
+
+    other = running()
+    with pytest.raises(
+        WarehouseError, match=rf"another load \(run {other}\) wrote to the database .* \(run {run}\)"
+    ):
+        reopened(str(db), run)

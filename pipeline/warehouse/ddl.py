@@ -29,6 +29,10 @@ class WarehouseError(TricklogError):
     """The warehouse cannot be opened, written or queried as asked."""
 
 
+class DatabaseInUse(WarehouseError):
+    """Another process holds the database file's lock."""
+
+
 def ddl_text() -> str:
     """The text of ``warehouse.sql``, the core tables every game shares."""
     return resources.files("tricklog_schemas").joinpath("warehouse.sql").read_text(encoding="utf-8")
@@ -129,7 +133,7 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(db, read_only=read_only)
     except duckdb.IOException as e:
-        raise WarehouseError(_open_error(db, str(e))) from e
+        raise (DatabaseInUse if _in_use(str(e)) else WarehouseError)(_open_error(db, str(e))) from e
     except duckdb.Error as e:
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     try:
@@ -196,11 +200,16 @@ def scalar(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None 
 
 
 def _open_error(db: str, message: str) -> str:
-    if "lock" in message.lower():
+    if _in_use(message):
         pid = re.search(r"PID (\d+)", message)
         holder = f" (PID {pid.group(1)})" if pid else ""
         return f"{db}: the database is in use by another process{holder}; wait for it to finish and retry"
     return f"{db}: cannot open: {_first_line(message)}"
+
+
+def _in_use(message: str) -> bool:
+    """Whether DuckDB refused to open a file because another process holds its lock."""
+    return "lock" in message.lower()
 
 
 def _first_line(message: str) -> str:

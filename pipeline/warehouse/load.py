@@ -27,6 +27,7 @@ import hashlib
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -47,7 +48,7 @@ from pipeline.sources import (
 )
 from pipeline.validate import check_format, reader_for
 from pipeline.violations import TricklogError, Violation
-from pipeline.warehouse.ddl import WarehouseError, connect, scalar, table_models
+from pipeline.warehouse.ddl import DatabaseInUse, WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.prepare import Prepared, Replayed, misfit_message, prepare, replay_for_load
@@ -69,6 +70,16 @@ BATCH_GAMES = 5000
 CHUNK_ITEMS = 2000
 #: What DuckDB's cache is brought down to after each committed batch.
 EVICT_TO = "32MB"
+#: Committed batches after which a load closes the database and opens it again.
+#: DuckDB keeps in memory what describes every row group it wrote (their columns'
+#: segments and statistics): 0.2 MB a batch, which a new connection reads only as
+#: it needs.  Over a 2 GB input (90 batches) the ``load`` process's heap in use
+#: grew by 15 MB, and its peak by 23 MB past the tenth batch; reopening every ten
+#: batches held the heap flat and the peak to 13 MB (the rest, pages malloc
+#: keeps), at no cost measurable even reopening after every batch.
+REOPEN_EVERY = 10
+#: Seconds a load waits for a process that opened the database while it reopened it.
+REOPEN_WAIT = 60.0
 #: Blocks from this size on get pages of their own in the ``load`` command's
 #: process (:func:`~pipeline.parallel.map_large_blocks`): DuckDB's 256 KB blocks
 #: and the workers' rows.  With two chunks of 2,000 lines in flight a worker,
@@ -163,12 +174,15 @@ def load(
         files = [_input_file(p, Path(spool)) for p in inputs]
         with _database_errors(db):
             con = connect(db, read_only=False)
+            loader: _Loader | None = None
             try:
                 _append_only(con)
                 loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch)
                 return loader.run(fmt)
             finally:
                 con.close()
+                if loader is not None:  # it may have reopened the database (REOPEN_EVERY)
+                    loader.con.close()
 
 
 def _large_jsonl(inputs: Sequence[str], fmt: str) -> bool:
@@ -516,6 +530,9 @@ class _Loader:
                 con.rollback()
             raise
         _drop_cached_blocks(con)
+        if s.batches % REOPEN_EVERY == 0:
+            con.close()
+            self.con = reopened(s.db, s.run_id)
         self.batch = Batch(s.run_id)
         self.admitted = []
         if self.on_batch is not None:
@@ -606,6 +623,42 @@ def _append_only(con: duckdb.DuckDBPyConnection) -> None:
     nothing to reclaim, but vacuum also merges the tables' row groups, reading and
     rewriting them: its memory grows with the tables (hundreds of MB on a 2 GB input)."""
     con.execute("set max_vacuum_tasks = 0")
+
+
+def reopened(db: str, run_id: int, wait: float = REOPEN_WAIT) -> duckdb.DuckDBPyConnection:
+    """The database of run ``run_id``, closed between two of its batches, open again
+    (``REOPEN_EVERY``).  Another process may have opened it meanwhile: a reader is
+    waited for, up to ``wait`` seconds; if another load wrote to it, its games are
+    not among those this run knows of, so this run stops there (its batches so far
+    are committed, and running it again completes it)."""
+    deadline = time.monotonic() + wait
+    pause = 0.01
+    while True:
+        try:
+            con = connect(db, read_only=False)
+            break
+        except DatabaseInUse as e:
+            if time.monotonic() + pause > deadline:
+                raise WarehouseError(
+                    f"{e}: it was opened between two batches of this load and held for over {wait:g} s; "
+                    "what was committed is kept, and running the same load again completes it"
+                ) from e
+            time.sleep(pause)
+            pause = min(2 * pause, 0.5)
+    try:
+        _append_only(con)
+        latest = scalar(con, "select max(run_id) from ingest_runs")
+        status = scalar(con, "select status from ingest_runs where run_id = ?", [run_id])
+    except BaseException:
+        con.close()
+        raise
+    if (latest, status) != (run_id, "running"):
+        con.close()
+        raise WarehouseError(
+            f"{db}: another load (run {latest}) wrote to the database between two batches of this one "
+            f"(run {run_id}); what this run committed is kept, and running it again completes it"
+        )
+    return con
 
 
 def _drop_cached_blocks(con: duckdb.DuckDBPyConnection) -> None:
