@@ -278,7 +278,7 @@ def test_a_load_reopening_its_database_waits_for_a_reader_and_stops_for_a_writer
     try:
         with pytest.raises(
             WarehouseError,
-            match=r"in use by another process .*held for over 0.2 s; what was committed is kept",
+            match=r"in use by another process \(PID \d+\), which opened it .* held it for over 0.2 s; what was committed is kept",
         ):
             reopened(str(db), run, wait=0.2)
     finally:

@@ -639,9 +639,10 @@ def reopened(db: str, run_id: int, wait: float = REOPEN_WAIT) -> duckdb.DuckDBPy
             break
         except DatabaseInUse as e:
             if time.monotonic() + pause > deadline:
+                in_use = str(e).split(";")[0]  # "FILE: the database is in use by another process (PID n)"
                 raise WarehouseError(
-                    f"{e}: it was opened between two batches of this load and held for over {wait:g} s; "
-                    "what was committed is kept, and running the same load again completes it"
+                    f"{in_use}, which opened it between two batches of this load and held it for over "
+                    f"{wait:g} s; what was committed is kept, and running the same load again completes it"
                 ) from e
             time.sleep(pause)
             pause = min(2 * pause, 0.5)
