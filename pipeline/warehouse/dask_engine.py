@@ -231,6 +231,7 @@ class _NewlinesBefore:
         self.read = 0
         self.newlines = 0
         self.chunk = bytearray()  # the read buffer, once the file is read
+        self.found: Any = None  # where its bytes are compared with a newline (numpy)
 
     def upto(self, offset: int) -> int:
         """The newlines in the file's first ``offset`` bytes (or in all of it, if shorter)."""
@@ -246,9 +247,22 @@ class _NewlinesBefore:
                 read = self.stream.readinto(view[: min(len(view), offset - self.read)])
                 if not read:
                     break
-                self.newlines += self.chunk.count(b"\n", 0, read)
+                self.newlines += self._count(read)
                 self.read += read
         return self.newlines
+
+    def _count(self, size: int) -> int:
+        """The newlines in the buffer's first ``size`` bytes.  Compared in numpy, into
+        an array kept for the next read: 9-10 GB/s here, against 3.3 for
+        ``bytearray.count``, which held the client's interpreter lock 0.6 s over 2 GB
+        while its scheduler and routing waited (in a new array each read: 3.6 GB/s)."""
+        import numpy as np
+
+        if self.found is None:
+            self.found = np.empty(len(self.chunk), np.bool_)
+        found = self.found[:size]
+        np.equal(np.frombuffer(self.chunk, np.uint8, size), ord("\n"), out=found)
+        return int(np.count_nonzero(found))
 
     def close(self) -> None:
         if self.stream is not None:
