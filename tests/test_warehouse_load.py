@@ -188,8 +188,8 @@ def _one_valid_frame(table: str) -> pl.DataFrame:
     return batch.frames(table_models())[f"euchre.{table}"].head(1)
 
 
-def _rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every table's rows but the run's bookkeeping, in a stable order."""
+def _rows(db: Path) -> dict[str, list[str]]:
+    """Every table's rows (as text) but the run's bookkeeping, in a stable order."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         return {
