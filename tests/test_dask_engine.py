@@ -31,7 +31,7 @@ from pipeline.warehouse.dask_engine import (
     MARKER,
     UNHASHED,
     _client,
-    _facts_in_order,
+    _staged_in_order,
     hashed_inputs,
     load_dask,
     move_into_place,
@@ -271,6 +271,32 @@ def test_dask_load_is_the_single_machine_load(games: Path, tmp_path: Path, clien
     assert result.exit_code == 0, result.output
 
 
+def test_the_client_asks_for_no_finish_of_a_split_it_would_not_change(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A split of clean games, none dropped, no quarantine rows awaiting their file's
+    hash: its staged parts are final, and no ``finish_split`` task is run for it
+    (the data set is the single-machine load's all the same); a split with lines
+    to drop or quarantine rows is finished."""
+    from distributed import get_task_stream
+
+    clean = tmp_path / "clean.jsonl"
+    write_simulation(clean, 40, seed=7, preset="mixed", corrupt_rate=0.0)
+    finishes = []
+    for source, name in ((clean, "clean"), (games, "mixed")):
+        with get_task_stream(client) as stream:
+            summary = load_dask([str(source)], tmp_path / name, client=client, split_bytes=50_000)
+        keys = [str(task["key"]) for task in stream.data]
+        finishes.append(sum("finish_split" in key for key in keys))
+        assert sum("stage_split" in key for key in keys) == summary.batches > 4
+    assert finishes[0] == 0 and finishes[1] > 0
+    single = tmp_path / "one.duckdb"
+    load([str(clean)], single)
+    with Warehouse.open(single) as a, Warehouse.open(tmp_path / "clean") as b:
+        for table in table_names():
+            assert _rows(a, table) == _rows(b, table), table
+
+
 def test_a_dataset_is_loaded_again_in_place_and_a_folder_that_is_not_one_is_refused(
     games: Path, tmp_path: Path, client: Any
 ) -> None:
@@ -323,7 +349,7 @@ def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_
     client: Any,
 ) -> None:
     """Routing is first come in input order (a repeated id keeps its first line), so
-    the client takes each split's facts in turn, though the later ones finish first."""
+    the client takes each staged split in turn, though the later ones finish first."""
     import time
     from types import SimpleNamespace
 
@@ -333,7 +359,7 @@ def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_
 
     n = 6
     futures = [client.submit(staged, i, n, pure=False) for i in range(n)]
-    delivered = list(_facts_in_order(client, futures))
+    delivered = [(i, staged.facts) for i, staged in _staged_in_order(client, futures)]
     assert delivered == [(i, bytes([i])) for i in range(n)]
 
 

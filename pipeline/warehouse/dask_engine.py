@@ -720,6 +720,15 @@ def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
     return StagedSplit(split, pickle.dumps(prepared.facts, protocol=pickle.HIGHEST_PROTOCOL), runs)
 
 
+def finish_writes(staged: StagedSplit, routing: Routing, file: InputFile) -> bool:
+    """Whether :func:`finish_split` would write anything: a line of the split is
+    dropped or quarantined as a duplicate, or its quarantine rows await their
+    file's hash.  On clean data it would not, and the client asks for no finish:
+    a task costs some 5 ms of CPU between the client and a worker."""
+    unhashed = QUARANTINE in staged.runs and staged.split.file.sha256 != file.sha256
+    return bool(routing.dropped or routing.duplicates or unhashed)
+
+
 def finish_split(
     staged: StagedSplit, routing: Routing, directory: str, run_id: int = 1, file: InputFile | None = None
 ) -> dict[str, int]:
@@ -923,19 +932,20 @@ def _load_on(
     router = Router(summary)
     written = []
     hashed: dict[str, InputFile] = {}
-    for i, blob in _facts_in_order(dask, staged):
+    for i, done in _staged_in_order(dask, staged):
         with collector_paused():  # thousands of new tuples, none of them garbage
-            facts = pickle.loads(blob)
+            facts = pickle.loads(done.facts)
         routing = router.route(facts)
         if on_split is not None:
             on_split(len(facts), _split_bytes(splits[i]))
         if not hashed:  # the first split finished waits for the hashes (its quarantine rows name them)
             hashed = {file.path: file for file in hashing.result()}
         file = hashed[splits[i].file.path]
-        written.append(dask.submit(finish_split, staged[i], routing, str(staging), file=file, pure=False))
-        staged[i] = None  # the worker lets the staged split go once it is finished
+        if finish_writes(done, routing, file):
+            written.append(dask.submit(finish_split, staged[i], routing, str(staging), file=file, pure=False))
+        staged[i] = None  # the worker lets the staged split go (once it is finished)
     summary.files = hashing.result()
-    summary.batches = len(written)
+    summary.batches = len(splits)
     dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
 
 
@@ -943,26 +953,21 @@ def _split_bytes(split: Split) -> int:
     return (split.file.size if split.end < 0 else split.end) - split.start
 
 
-def _facts_in_order(dask: Any, staged: list[Any]) -> Iterator[tuple[int, bytes]]:
-    """Each split's index and facts, in input order, as soon as its facts and those
-    of the splits before it are in: the client routes while the workers still
-    stage, holding only the facts of splits done ahead of their turn."""
+def _staged_in_order(dask: Any, staged: list[Any]) -> Iterator[tuple[int, StagedSplit]]:
+    """Each split's index and staged split (a copy: the worker keeps its own), in
+    input order, as soon as it and the splits before it are staged: the client
+    routes while the workers still stage, holding only the staged splits done
+    ahead of their turn."""
     from distributed import as_completed
 
-    pending = {dask.submit(_facts_of, split, pure=False): i for i, split in enumerate(staged)}
-    early: dict[int, bytes] = {}
+    pending = {future: i for i, future in enumerate(staged)}
+    early: dict[int, StagedSplit] = {}
     turn = 0
-    for future, blob in as_completed(list(pending), with_results=True):  # type: ignore[no-untyped-call]
-        early[pending.pop(future)] = blob
+    for future, done in as_completed(list(pending), with_results=True):  # type: ignore[no-untyped-call]
+        early[pending.pop(future)] = done
         while turn in early:
             yield turn, early.pop(turn)
             turn += 1
-
-
-def _facts_of(staged: StagedSplit) -> bytes:
-    """A split's facts, as one pickle: distributed serialises a list item by item,
-    which takes over a second for the facts of a 200 MB input."""
-    return staged.facts
 
 
 def complete_dataset(
