@@ -30,7 +30,12 @@ class WarehouseError(TricklogError):
 
 
 class DatabaseInUse(WarehouseError):
-    """Another process holds the database file's lock."""
+    """Another process holds the database file's lock: ``in_use`` names the file and,
+    when DuckDB told it, the process."""
+
+    def __init__(self, db: str, holder: str) -> None:
+        self.in_use = f"{db}: the database is in use by another process{holder}"
+        super().__init__(f"{self.in_use}; wait for it to finish and retry")
 
 
 def ddl_text() -> str:
@@ -133,7 +138,9 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(db, read_only=read_only)
     except duckdb.IOException as e:
-        raise (DatabaseInUse if _in_use(str(e)) else WarehouseError)(_open_error(db, str(e))) from e
+        if _in_use(str(e)):
+            raise DatabaseInUse(db, _holder(str(e))) from e
+        raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     except duckdb.Error as e:
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     try:
@@ -199,17 +206,15 @@ def scalar(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None 
     return rows[0][0] if rows else None
 
 
-def _open_error(db: str, message: str) -> str:
-    if _in_use(message):
-        pid = re.search(r"PID (\d+)", message)
-        holder = f" (PID {pid.group(1)})" if pid else ""
-        return f"{db}: the database is in use by another process{holder}; wait for it to finish and retry"
-    return f"{db}: cannot open: {_first_line(message)}"
-
-
 def _in_use(message: str) -> bool:
     """Whether DuckDB refused to open a file because another process holds its lock."""
     return "lock" in message.lower()
+
+
+def _holder(message: str) -> str:
+    """`` (PID n)``, the process DuckDB says holds the lock, or nothing if it does not say."""
+    pid = re.search(r"PID (\d+)", message)
+    return f" (PID {pid.group(1)})" if pid else ""
 
 
 def _first_line(message: str) -> str:

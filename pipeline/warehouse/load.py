@@ -639,9 +639,8 @@ def reopened(db: str, run_id: int, wait: float = REOPEN_WAIT) -> duckdb.DuckDBPy
             break
         except DatabaseInUse as e:
             if time.monotonic() + pause > deadline:
-                in_use = str(e).split(";")[0]  # "FILE: the database is in use by another process (PID n)"
                 raise WarehouseError(
-                    f"{in_use}, which opened it between two batches of this load and held it for over "
+                    f"{e.in_use}, which opened it between two batches of this load and held it for over "
                     f"{wait:g} s; what was committed is kept, and running the same load again completes it"
                 ) from e
             time.sleep(pause)
@@ -650,15 +649,14 @@ def reopened(db: str, run_id: int, wait: float = REOPEN_WAIT) -> duckdb.DuckDBPy
         _append_only(con)
         latest = scalar(con, "select max(run_id) from ingest_runs")
         status = scalar(con, "select status from ingest_runs where run_id = ?", [run_id])
+        if (latest, status) != (run_id, "running"):
+            raise WarehouseError(
+                f"{db}: another load (run {latest}) wrote to the database between two batches of this one "
+                f"(run {run_id}); what this run committed is kept, and running it again completes it"
+            )
     except BaseException:
         con.close()
         raise
-    if (latest, status) != (run_id, "running"):
-        con.close()
-        raise WarehouseError(
-            f"{db}: another load (run {latest}) wrote to the database between two batches of this one "
-            f"(run {run_id}); what this run committed is kept, and running it again completes it"
-        )
     return con
 
 
