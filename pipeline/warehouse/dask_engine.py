@@ -725,8 +725,12 @@ def finish_writes(staged: StagedSplit, routing: Routing, file: InputFile) -> boo
     dropped or quarantined as a duplicate, or its quarantine rows await their
     file's hash.  On clean data it would not, and the client asks for no finish:
     a task costs some 5 ms of CPU between the client and a worker."""
-    unhashed = QUARANTINE in staged.runs and staged.split.file.sha256 != file.sha256
-    return bool(routing.dropped or routing.duplicates or unhashed)
+    return bool(routing.dropped or routing.duplicates or _awaits_hash(staged, file))
+
+
+def _awaits_hash(staged: StagedSplit, file: InputFile) -> bool:
+    """Whether the split has quarantine rows written before ``file``'s hash was known."""
+    return QUARANTINE in staged.runs and staged.split.file.sha256 != file.sha256
 
 
 def finish_split(
@@ -744,9 +748,10 @@ def finish_split(
     split = staged.split if file is None else replace(staged.split, file=file)
     written = {table: sum(counts) for table, (_, counts) in staged.runs.items()}
     dropped = np.fromiter(routing.dropped, np.int64, len(routing.dropped))
+    rehash = _awaits_hash(staged, split.file)
     for table, (lines, counts) in staged.runs.items():
         kept = ~np.isin(np.asarray(lines, np.int64), dropped)
-        unhashed = table == QUARANTINE and staged.split.file.sha256 != split.file.sha256
+        unhashed = table == QUARANTINE and rehash
         if kept.all() and not unhashed:
             continue
         # not pq.read_table: its datasets import pandas
