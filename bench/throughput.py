@@ -7,8 +7,10 @@ Measures, on the same games:
 - ``tricklog validate`` (default jobs: one per core, and ``--jobs 1``);
 - ``tricklog load`` into a new DuckDB file (default jobs, and ``--jobs 1``);
 - ``tricklog load --engine dask`` on a LocalCluster of 1 and of 2 workers;
-- peak memory (RSS of the whole process tree) of ``validate`` and ``load`` on
-  the compared input and on a large one (``--large-mb``; 0 skips);
+- peak memory (RSS of the whole process tree, sampled every 50 ms) of
+  ``validate`` and ``load`` on the compared input and on a large one
+  (``--large-mb``; 0 skips).  The compared input's peak is the highest of its
+  runs; each run's is kept (``peak_rss_runs``), to show how far they spread;
 - the machine itself: the same pure-Python CPU work done by one process, and
   split between two at once.  Two cores would do it twice as fast; on a shared
   machine they do not, and this ratio, measured beside the others, is the
@@ -205,7 +207,13 @@ def median_run(cmd: list[str], runs: int, before: Any = None) -> dict[str, Any]:
         "seconds": walls,
         "median": statistics.median(walls),
         "peak_rss": max(r for _, r in results),
+        "peak_rss_runs": [r for _, r in results],
     }
+
+
+def _spread(peaks: list[int]) -> str:
+    """The runs' peaks, lowest to highest, as percentages of the highest (the one compared)."""
+    return " ".join(f"{peak / max(peaks):.1%}" for peak in sorted(peaks))
 
 
 def remover(path: Path) -> Any:
@@ -335,10 +343,13 @@ def main() -> None:
     for _ in range(args.runs):
         for name, (cmd, before) in commands.items():
             wall, peak = run(cmd, before=before)
-            entry = measured.setdefault(name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss": 0})
+            entry = measured.setdefault(
+                name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss": 0, "peak_rss_runs": []}
+            )
             entry["seconds"].append(wall)
             entry["cpu"].append(CPU["last"])
             entry["peak_rss"] = max(entry["peak_rss"], peak)
+            entry["peak_rss_runs"].append(peak)
             print(f"  {name:19} {wall:7.2f}s", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
@@ -395,7 +406,7 @@ def main() -> None:
     for name, entry in measured.items():
         print(
             f"  {name:19} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
-            f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
+            f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB (runs {_spread(entry['peak_rss_runs'])})"
         )
     for name, entry in memory.items():
         print(
