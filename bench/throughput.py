@@ -255,7 +255,8 @@ def compiled_bytecode() -> None:
     import pipeline
 
     for package in (pipeline, tricklog_schemas, tricklog_reports):
-        compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+        for folder in package.__path__:
+            compileall.compile_dir(folder, quiet=1)
 
 
 def dask_load(path: Path, workers: int, dataset: Path) -> list[str]:
