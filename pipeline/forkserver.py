@@ -18,8 +18,10 @@ from collections.abc import Sequence
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
 #: database) rather than by every worker.  First, pandera and pyarrow set up
-#: without pandas (:mod:`pipeline.without_pandas`); last, the installed games'
-#: ``worker_modules`` (their kernels: half a CPU second a worker).
+#: without pandas (:mod:`pipeline.without_pandas`); then the installed games'
+#: ``worker_modules`` (their kernels: half a CPU second a worker); last, the
+#: server's own quick exit (:mod:`pipeline.fork_server_exit`: its exit handler
+#: must be the last registered, to run first).
 PRELOAD = [
     "pipeline.without_pandas",
     "pipeline.warehouse.dask_engine",
@@ -27,6 +29,7 @@ PRELOAD = [
     "pyarrow",
     "numba",
     "pipeline.games.workers",
+    "pipeline.fork_server_exit",
 ]
 
 #: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a

@@ -339,6 +339,55 @@ def test_a_game_that_fails_to_load_does_not_stop_the_fork_server(tmp_path: Path)
     assert out == "False"
 
 
+def _marker_module(folder: Path) -> Path:
+    """A module whose exit handler leaves a file: ``folder/torn-down``."""
+    marker = folder / "torn-down"
+    (folder / "marker_at_exit.py").write_text(
+        f"import atexit, pathlib\natexit.register(pathlib.Path({str(marker)!r}).touch)\n"
+    )
+    return marker
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_the_fork_server_ends_without_tearing_its_interpreter_down(tmp_path: Path, quick: bool) -> None:
+    """Imported last by the server (``pipeline.fork_server_exit``), its exit skips
+    the exit handlers registered before it and the interpreter's teardown, half a
+    second during which the command's output stayed open after the command had
+    exited: the run below returns once the server has closed it too."""
+    import subprocess
+    import sys
+
+    from pipeline.forkserver import PRELOAD
+
+    assert PRELOAD[-1] == "pipeline.fork_server_exit"
+    marker = _marker_module(tmp_path)
+    preload = ["marker_at_exit", *(["pipeline.fork_server_exit"] if quick else [])]
+    code = (
+        "import multiprocessing, os\n"
+        "from pipeline.forkserver import start_fork_server\n"
+        f"start_fork_server({preload!r}, {{}})\n"
+        "worker = multiprocessing.get_context('forkserver').Process(target=os.getpid)\n"
+        "worker.start(); worker.join(); print(worker.exitcode)"
+    )
+    # the server finds the marker's module where its environment says (it is not given the caller's sys.path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip() == "0"
+    assert marker.exists() is not quick
+
+
+def test_the_quick_exit_is_the_fork_server_s_alone(tmp_path: Path) -> None:
+    """Imported by any other process, ``pipeline.fork_server_exit`` changes nothing
+    of its exit: its handlers run and its exit status stands."""
+    import subprocess
+    import sys
+
+    marker = _marker_module(tmp_path)
+    code = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import marker_at_exit, pipeline.fork_server_exit; sys.exit(3)"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 3
+    assert marker.exists()
+
+
 def test_starting_the_fork_server_imports_nothing_heavy() -> None:
     """A command starts it first thing (``load --engine dask``): its module imports
     neither the games nor numpy, polars or pyarrow."""
