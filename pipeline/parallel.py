@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -131,15 +132,36 @@ def in_workers(
     pending: deque[tuple[T, AsyncResult[R]]] = deque()
     initializer, initargs = setup if setup is not None else (None, ())
     with worker_context(fresh).Pool(jobs, initializer, initargs) as pool:
-        for done in count(1):
-            while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
-                pending.append((chunk, pool.apply_async(work, (chunk,))))
-            if not pending:
-                return
-            chunk, result = pending.popleft()
-            yield chunk, result.get()
-            if done % TRIM_EVERY == 0:
-                release_freed_memory()
+        try:
+            for done in count(1):
+                while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
+                    pending.append((chunk, pool.apply_async(work, (chunk,))))
+                if not pending:
+                    return
+                chunk, result = pending.popleft()
+                yield chunk, result.get()
+                if done % TRIM_EVERY == 0:
+                    release_freed_memory()
+        finally:  # left early (an error, or the caller stopped): before the pool is terminated
+            _let_finish(result for _, result in pending)
+
+
+#: How long, at most, a pool left early waits for the chunks still in its workers.
+IN_FLIGHT_WAIT = 60.0
+
+
+def _let_finish(results: Iterable[AsyncResult[Any]], wait: float = IN_FLIGHT_WAIT) -> None:
+    """Wait for the chunks still in flight, up to ``wait`` seconds in all.
+
+    Leaving a pool terminates its workers, and a worker killed while it sends a
+    result holds the lock of the pool's result queue for good: the pool's own
+    thread then waits on it forever, and so did the command (a load that met a
+    full disk, in a run of the tests; a pool of results of 8 MB left after two,
+    4 times in 10).  Once its chunk's result is in, a worker sends nothing more,
+    and terminating it is safe."""
+    deadline = time.monotonic() + wait
+    for result in results:
+        result.wait(max(0.0, deadline - time.monotonic()))
 
 
 #: Chunks received between two :func:`release_freed_memory`.

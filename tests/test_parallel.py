@@ -225,6 +225,32 @@ def _loaded_before_any_work(modules: list[str]) -> list[bool]:
     return [name in sys.modules for name in modules]
 
 
+def test_a_pool_left_early_ends_though_its_workers_were_sending() -> None:
+    """A caller that stops taking results (an error: a load that met a full disk)
+    leaves the pool while workers still send theirs.  Terminated mid-send, a worker
+    kept the result queue's lock for good and the pool waited on it forever (4
+    times in 10 with results of 8 MB): the chunks in flight are now let finish
+    first.  Ten pools in a row, each left after two results, all end."""
+    import subprocess
+    import sys
+
+    code = (
+        "from pipeline.parallel import in_workers\n"
+        "def eight_mb(_):\n"
+        "    return bytes(8 << 20)\n"
+        "for _ in range(10):\n"
+        "    results = in_workers(iter(range(100)), eight_mb, 2)\n"
+        "    next(results); next(results)\n"
+        "    results.close()\n"
+        "print('ended')\n"
+    )
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a pool left early never ended")
+    assert done.stdout.strip() == "ended", done.stderr[-2000:]
+
+
 def test_fresh_workers_start_with_the_games_kernels_and_numba_readied() -> None:
     """What each game names in ``worker_modules`` is imported once, in the server
     fresh workers are forked from: a worker has it (and what numba loads on its
