@@ -137,11 +137,9 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     try:
         con = duckdb.connect(db, read_only=read_only)
-    except duckdb.IOException as e:
-        if _in_use(str(e)):
-            raise DatabaseInUse(db, _holder(str(e))) from e
-        raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     except duckdb.Error as e:
+        if isinstance(e, duckdb.IOException) and _in_use(str(e)):
+            raise DatabaseInUse(db, _holder(str(e))) from e
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     try:
         _prepare(con, db, read_only)
