@@ -16,6 +16,7 @@ import math
 import os
 import random
 import socket
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -459,6 +460,23 @@ def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_s
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000
     assert dask.config.get("distributed.admin.tick.interval") == "20ms"
+
+
+def test_the_inputs_are_hashed_once_the_client_has_imported_distributed() -> None:
+    """Hashing waits for :meth:`_client.open`'s import of distributed, which it would
+    otherwise share the command's core with while the fork server imports on the
+    other; with a given client, :meth:`open` imports nothing and hashing starts at once."""
+    session = _client(object(), None, None)
+    seen: list[bool] = []
+    hashing = threading.Thread(
+        target=lambda: seen.append(session.after_import(lambda files: session.imported.is_set(), []))
+    )
+    hashing.start()
+    hashing.join(0.5)
+    waited = hashing.is_alive()
+    session.open()
+    hashing.join()
+    assert waited and seen == [True]
 
 
 def _every(server: Any, *callbacks: str) -> list[float]:
