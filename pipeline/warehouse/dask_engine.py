@@ -846,15 +846,13 @@ def load_dask(
     target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
-    inputs = expand_inputs(paths)
-    refuse_streams(inputs)  # before a cluster starts
+    files = sized_inputs(expand_inputs(paths))  # before a cluster starts: an input missing stops none
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)
     opening = session.open_in_background()  # a local cluster starts while the inputs are hashed
     closing: threading.Thread | None = None
     staging: Path | None = None
     try:
-        files = sized_inputs(inputs)
         # hashed while the workers stage: the daemon thread of a load that fails is not waited for
         hashing = _in_background(
             lambda: session.after_import(with_hashes, files), "tricklog-hash", daemon=True
