@@ -386,6 +386,10 @@ def demo(
 
 def main() -> None:
     """Console-script entry point."""
+    from pipeline.forkserver import start_fresh_server, stop_fork_server
+
+    if asks_for_local_cluster(sys.argv[1:]):
+        start_fresh_server(["distributed"])
     try:
         app()
     except KeyboardInterrupt:
@@ -398,6 +402,32 @@ def main() -> None:
         where = f"{e.filename}" if e.filename else "the output"
         print(f"tricklog: {where}: cannot write: {e.strerror or e}", file=sys.stderr)
         sys.exit(EXIT_ERROR)
+    finally:
+        stop_fork_server()
+
+
+def asks_for_local_cluster(args: list[str]) -> bool:
+    """Whether a command line reads as ``load ... --engine dask`` without
+    ``--scheduler``: a load on a local Dask cluster, whose fork server
+    :func:`main` starts before the arguments are parsed.  Parsing them imports
+    pydantic, for typer: a tenth of a second that the server's imports, which
+    the cluster's start waits for, need not wait.  A guess from the words alone,
+    which only starts the server sooner: when it is wrong, the load starts the
+    server itself, or the server goes unused and ends with the command.
+
+    >>> asks_for_local_cluster(["load", "games.jsonl", "--engine", "dask", "--db", "out"])
+    True
+    >>> asks_for_local_cluster(["load", "games.jsonl", "--engine=dask", "--scheduler", "tcp://h:8786"])
+    False
+    >>> asks_for_local_cluster(["validate", "--engine", "dask"])
+    False
+    """
+    if args[:1] != ["load"]:
+        return False
+    from itertools import pairwise
+
+    dask = "--engine=dask" in args or ("--engine", "dask") in pairwise(args)
+    return dask and not any(a == "--scheduler" or a.startswith("--scheduler=") for a in args)
 
 
 def _silence_stdout() -> None:

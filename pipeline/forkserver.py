@@ -12,8 +12,10 @@ itself (:mod:`pipeline.games.workers`).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Sequence
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
@@ -76,3 +78,20 @@ def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
     finally:
         for name in added:
             del os.environ[name]
+
+
+def stop_fork_server() -> None:
+    """End the fork server this process started, now; nothing when it started none.
+
+    A command does this as it ends (:func:`pipeline.cli.main`), when its workers
+    are gone: a worker is a process of its own, and none is being forked.  The
+    server would end by itself once the command had, but only after its imports
+    (:data:`PRELOAD`), and the command's standard error is the server's too: a
+    command that stopped while the server imported (a usage error, an input it
+    cannot read) kept whatever read its output to the end waiting a second more."""
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is not None:
+        with contextlib.suppress(OSError):  # ended already
+            os.kill(pid, signal.SIGTERM)

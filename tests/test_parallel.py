@@ -414,6 +414,43 @@ def test_the_quick_exit_is_the_fork_server_s_alone(tmp_path: Path) -> None:
     assert marker.exists()
 
 
+def test_a_fork_server_stopped_mid_import_lets_the_output_close(tmp_path: Path) -> None:
+    """``stop_fork_server`` (what the command does as it ends) ends a server still
+    importing: the output it shares with the command closes with the command,
+    where the server below would have kept it open a minute, until its imports
+    were done.  A process that started no server stops none."""
+    import subprocess
+    import sys
+
+    (tmp_path / "slow_import.py").write_text("import time\ntime.sleep(60)\n")
+    code = (
+        "from pipeline.forkserver import start_fork_server, stop_fork_server\n"
+        "stop_fork_server()\n"  # none started yet: nothing
+        "start_fork_server(['slow_import'], {})\n"
+        "stop_fork_server()\n"
+        "print('stopped')"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, timeout=30
+    )
+    assert done.stdout.strip() == "stopped"
+
+
+def test_a_usage_error_of_a_dask_load_is_one_at_once() -> None:
+    """``tricklog load --engine dask`` with no input: the command (which started its
+    cluster's server before parsing its arguments) says what is missing, exit 2."""
+    import subprocess
+    import sys
+
+    tricklog = Path(sys.executable).parent / "tricklog"
+    done = subprocess.run(
+        [str(tricklog), "load", "--engine", "dask"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 2
+    assert "Missing argument" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_starting_the_fork_server_imports_nothing_heavy() -> None:
     """A command starts it first thing (``load --engine dask``): its module imports
     neither the games nor numpy, polars or pyarrow."""
