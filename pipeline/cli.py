@@ -388,7 +388,8 @@ def main() -> None:
     """Console-script entry point."""
     from pipeline.forkserver import start_fresh_server, stop_fork_server
 
-    if asks_for_local_cluster(sys.argv[1:]):
+    early = asks_for_local_cluster(sys.argv[1:])
+    if early:
         start_fresh_server(["distributed"])
     try:
         app()
@@ -403,7 +404,8 @@ def main() -> None:
         print(f"tricklog: {where}: cannot write: {e.strerror or e}", file=sys.stderr)
         sys.exit(EXIT_ERROR)
     finally:
-        stop_fork_server()
+        if early:  # the load's cluster is closed; no pool of workers from the server is left
+            stop_fork_server()
 
 
 def asks_for_local_cluster(args: list[str]) -> bool:

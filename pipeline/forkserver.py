@@ -83,12 +83,16 @@ def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
 def stop_fork_server() -> None:
     """End the fork server this process started, now; nothing when it started none.
 
-    A command does this as it ends (:func:`pipeline.cli.main`), when its workers
-    are gone: a worker is a process of its own, and none is being forked.  The
-    server would end by itself once the command had, but only after its imports
-    (:data:`PRELOAD`), and the command's standard error is the server's too: a
-    command that stopped while the server imported (a usage error, an input it
-    cannot read) kept whatever read its output to the end waiting a second more."""
+    A command that started the server before parsing its arguments, for a local
+    Dask cluster, does this as it ends (:func:`pipeline.cli.main`), once the
+    cluster is closed.  The server would end by itself once the command had,
+    but only after its imports (:data:`PRELOAD`), and the command's standard
+    error is the server's too: a command that stopped while the server imported
+    (a usage error) kept whatever read its output to the end waiting a second
+    more.  Not for a process whose pools of workers may still be closing: a
+    pool replaces a worker that ended from the server, and the pool of a load
+    that failed is closed when the interpreter exits (its generator, held by the
+    error's traceback, is closed then); with its server gone, it waited forever."""
     from multiprocessing import forkserver
 
     pid = getattr(forkserver._forkserver, "_forkserver_pid", None)

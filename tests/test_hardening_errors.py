@@ -8,6 +8,7 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -18,7 +19,13 @@ from warehouse_helpers import corrupt_lines, many_games, run_cli, valid_lines
 from pipeline.warehouse.api import load
 
 
-def run_limited(*args: str, max_file_bytes: int, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_limited(
+    *args: str,
+    max_file_bytes: int,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
+) -> subprocess.CompletedProcess[str]:
     """Run tricklog with files capped at ``max_file_bytes``: a write past it fails as on a
     full disk (EFBIG, the signal ignored), for the process and DuckDB alike."""
 
@@ -32,7 +39,8 @@ def run_limited(*args: str, max_file_bytes: int, cwd: Path | None = None) -> sub
         text=True,
         preexec_fn=limit,
         cwd=cwd,
-        timeout=600,
+        env=env,
+        timeout=timeout,
         check=False,
     )
 
@@ -68,6 +76,35 @@ def test_load_on_a_full_disk(tmp_path: Path, big: Path, cap: int) -> None:
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
     finally:
         con.close()
+
+
+def test_load_on_a_full_disk_ends_without_the_fast_path(tmp_path: Path, big: Path) -> None:
+    """The replay's pool of workers (the kernels failed to compile, said by their
+    marker) is closed as the command's interpreter exits, the failed load's
+    traceback holding it until then: the command left the fork server to it.  It
+    hung when the command stopped the server first (the pool's handler waited for
+    a worker from the server), on every such run; it ends in seconds."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    code = "from pipeline.games import installed; from pipeline.kernels import _marker; print(_marker(installed()[0]))"
+    marker = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    Path(marker).with_suffix(".failed").write_text("not compiled, for this test\n")
+    db = tmp_path / "w.duckdb"
+    proc = run_limited(
+        "load",
+        str(big),
+        "--db",
+        str(db),
+        "--batch-size",
+        "500",
+        max_file_bytes=3_000_000,
+        env=env,
+        timeout=120,
+    )
+    assert "cannot write" in one_line_error(proc)
 
 
 def test_validate_violations_on_a_full_disk(tmp_path: Path, big: Path) -> None:
