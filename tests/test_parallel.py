@@ -415,7 +415,7 @@ def test_the_quick_exit_is_the_fork_server_s_alone(tmp_path: Path) -> None:
 
 
 def test_a_fork_server_stopped_mid_import_lets_the_output_close(tmp_path: Path) -> None:
-    """``stop_fork_server`` (what the command does as it ends) ends a server still
+    """``stop_fork_server`` (what a local Dask load's command does as it ends) ends a server still
     importing: the output it shares with the command closes with the command,
     where the server below would have kept it open a minute, until its imports
     were done.  A process that started no server stops none."""
