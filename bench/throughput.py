@@ -202,12 +202,13 @@ def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0, 1)) -> 
 def median_run(cmd: list[str], runs: int, before: Any = None) -> dict[str, Any]:
     results = [run(cmd, before=before) for _ in range(runs)]
     walls = [w for w, _ in results]
+    peaks = [r for _, r in results]
     return {
         "cmd": " ".join(cmd),
         "seconds": walls,
         "median": statistics.median(walls),
-        "peak_rss": max(r for _, r in results),
-        "peak_rss_runs": [r for _, r in results],
+        "peak_rss": max(peaks),
+        "peak_rss_runs": peaks,
     }
 
 
@@ -345,16 +346,16 @@ def main() -> None:
         for name, (cmd, before) in commands.items():
             wall, peak = run(cmd, before=before)
             entry = measured.setdefault(
-                name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss": 0, "peak_rss_runs": []}
+                name, {"cmd": " ".join(cmd), "seconds": [], "cpu": [], "peak_rss_runs": []}
             )
             entry["seconds"].append(wall)
             entry["cpu"].append(CPU["last"])
-            entry["peak_rss"] = max(entry["peak_rss"], peak)
             entry["peak_rss_runs"].append(peak)
             print(f"  {name:19} {wall:7.2f}s", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
         entry["median_cpu"] = statistics.median(entry["cpu"])
+        entry["peak_rss"] = max(entry["peak_rss_runs"])
     peer_s = measured["openspiel_peer"]["median"]
     ratios = {
         "validate / peer (speed)": peer_s / measured["validate"]["median"],
