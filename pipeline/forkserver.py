@@ -36,8 +36,13 @@ PRELOAD = [
 
 #: One core a worker, as Dask sets for OpenMP and BLAS: polars would start a
 #: thread per core in every worker.  Arrow's buffers from malloc (its "system"
-#: pool; see :func:`pipeline.parallel.arrow_on_malloc`).
-WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system"}
+#: pool; see :func:`pipeline.parallel.arrow_on_malloc`).  One malloc arena (glibc):
+#: a Dask worker runs its tasks on a thread of its own, which glibc gives arenas
+#: of their own, whose free memory the worker's other threads cannot reuse and
+#: which keep more of it: staging 12 MB splits on a thread, a process peaked at
+#: 515-522 MB against 429-436 with one arena, in the same CPU time, and a
+#: worker's rise over a split was 34-47 MB against 23-26, split after split.
+WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_ARENA_MAX": "1"}
 
 
 def start_fresh_server(also: Sequence[str] = ()) -> None:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import os
+import platform
 import random
 import socket
 import threading
@@ -477,6 +478,41 @@ def test_the_inputs_are_hashed_once_the_client_has_imported_distributed() -> Non
     session.open()
     hashing.join()
     assert waited and seen == [True]
+
+
+def _malloc_heaps() -> int:
+    """The arenas' heaps glibc's malloc has, by its own report (``malloc_info``)."""
+    import ctypes
+    import re
+
+    libc = ctypes.CDLL(None)
+    libc.open_memstream.restype = ctypes.c_void_p
+    text, size = ctypes.c_char_p(), ctypes.c_size_t()
+    stream = libc.open_memstream(ctypes.byref(text), ctypes.byref(size))
+    libc.malloc_info(0, ctypes.c_void_p(stream))
+    libc.fclose(ctypes.c_void_p(stream))
+    report = ctypes.string_at(text, size.value).decode()
+    libc.free(text)
+    return len(re.findall(r"<heap nr=", report))
+
+
+def _heaps_after_allocating() -> int:
+    held = [bytes(100_000) for _ in range(20)]  # from malloc, below its mmap threshold
+    assert len(held) == 20
+    return _malloc_heaps()
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="malloc_info is glibc's")
+def test_a_local_worker_s_tasks_allocate_from_the_one_malloc_arena() -> None:
+    """A task runs on a worker's thread of its own, which glibc would give an arena of
+    its own (``MALLOC_ARENA_MAX`` in ``WORKER_ENV``): its memory comes from the heap
+    the worker's other threads use."""
+    session = _client(None, None, 1)
+    try:
+        heaps = session.open().submit(_heaps_after_allocating, pure=False).result()
+    finally:
+        session.close()
+    assert heaps == 1
 
 
 def _every(server: Any, *callbacks: str) -> list[float]:
