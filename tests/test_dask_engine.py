@@ -28,23 +28,24 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.games.euchre.simulate import write_simulation
+from pipeline.violations import TricklogError
 from pipeline.warehouse.api import Warehouse, load
 from pipeline.warehouse.dask_engine import (
     MARKER,
     UNHASHED,
+    InputReading,
     _client,
     _staged_in_order,
     hashed_inputs,
     load_dask,
     move_into_place,
     numbered,
-    numbered_as_counted,
+    numbered_as_read,
     prepare_split,
     route,
     sized_inputs,
     split_lines,
     splits_of,
-    with_hashes,
     write_split,
 )
 from pipeline.warehouse.ddl import WarehouseError, table_names
@@ -101,14 +102,32 @@ def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path
         assert len(splits_of(files, 1)) > 3
 
 
-def test_splits_numbered_as_counted_are_numbered_alike(games: Path, tmp_path: Path) -> None:
-    """The client numbers each split as it counts on (``numbered_as_counted``): the
-    numbers are those of counting every input first (``numbered``), over files,
-    split sizes and a compressed input; and the first split comes before any of
-    its file is read."""
-    import gzip
+def _in_thread(work: Any, timeout: float = 60) -> Any:
+    """``work()``'s result or error, on a thread of its own; fails rather than hangs."""
+    out: list[Any] = []
 
-    from pipeline.warehouse.dask_engine import _NewlinesBefore
+    def run() -> None:
+        try:
+            out.append(("ok", work()))
+        except Exception as e:  # handed to the test
+            out.append(("error", e))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert out, f"still waiting after {timeout} s"
+    kind, value = out[0]
+    if kind == "error":
+        raise value
+    return value
+
+
+def test_splits_numbered_as_read_are_numbered_alike(games: Path, tmp_path: Path) -> None:
+    """The client numbers each split as the reading of its inputs counts on
+    (``numbered_as_read``): the numbers are those of counting every input first
+    (``numbered``), over files, split sizes and a compressed input; and the first
+    split comes before any of its file is read."""
+    import gzip
 
     packed = tmp_path / "games.jsonl.gz"
     packed.write_bytes(gzip.compress(games.read_bytes()))
@@ -118,29 +137,67 @@ def test_splits_numbered_as_counted_are_numbered_alike(games: Path, tmp_path: Pa
     files, newlines = hashed_inputs(paths)
     assert [(f.path, f.size) for f in sized_inputs(paths)] == [(f.path, f.size) for f in files]
     for size in (1, NEWLINE_BLOCK + 1, 1 << 20):
-        splits = splits_of(files, size, 2)
-        assert list(numbered_as_counted(splits)) == numbered(splits, newlines)
-    counter = _NewlinesBefore(files[0])
-    assert counter.upto(0) == 0 and counter.stream is None
-    assert counter.upto(files[0].size) == sum(newlines[files[0].path]) > 0
+        splits = splits_of(sized_inputs(paths), size, 2)
+        reading = InputReading(sized_inputs(paths))
+        numbering = threading.Thread(target=reading.read)
+        numbering.start()
+        assert list(numbered_as_read(splits, reading)) == numbered(splits, newlines)
+        numbering.join()
+    unread = InputReading(sized_inputs(paths))
+    first = _in_thread(lambda: next(numbered_as_read(splits_of(unread.files, 1), unread)))
+    assert (first.start, first.first_line) == (0, 1) and not unread.counts
+
+
+def test_a_reading_that_fails_stops_the_numbering_with_its_error(games: Path, tmp_path: Path) -> None:
+    """An input gone once sized: the splits past its first wait for a count that
+    will not come; they get the reading's error, which the load reports, rather
+    than wait for ever."""
+    path = tmp_path / "gone.jsonl"
+    path.write_bytes(games.read_bytes())
+    reading = InputReading(sized_inputs([str(path)]))
+    path.unlink()
+    splits = splits_of(reading.files, NEWLINE_BLOCK)
+    assert len(splits) > 2
+    numbering = numbered_as_read(splits, reading)
+    assert next(numbering).first_line == 1
+    with pytest.raises(TricklogError, match=r"gone\.jsonl: cannot open"):
+        reading.read()
+    with pytest.raises(TricklogError, match=r"gone\.jsonl: cannot open"):
+        _in_thread(lambda: next(numbering))
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts open files in /proc")
-def test_splits_are_numbered_with_one_file_open_at_a_time(tmp_path: Path) -> None:
-    """A folder of many inputs: each is counted while its splits are sent, then
-    closed, so a load of thousands of files neither runs out of file handles nor
-    holds a read buffer for each."""
+def test_inputs_are_read_with_one_file_open_at_a_time(tmp_path: Path) -> None:
+    """A folder of many inputs: each is hashed and counted, then closed, so a load
+    of thousands of files neither runs out of file handles nor holds a read
+    buffer for each."""
     paths = []
     for i in range(40):
         path = tmp_path / f"part-{i}.jsonl"
         path.write_bytes(b"".join(b'{"n": %d}' % n + b" " * 90 + b"\n" for n in range(2_000)))
         paths.append(str(path))
+    reading = InputReading(sized_inputs(paths))
     before = len(os.listdir("/proc/self/fd"))
-    opened = [
-        len(os.listdir("/proc/self/fd")) - before
-        for _ in numbered_as_counted(splits_of(sized_inputs(paths), 1))
-    ]
-    assert len(opened) > 2 * len(paths) and max(opened) <= 1
+    opened: list[int] = []
+    watching = threading.Event()
+
+    def watch() -> None:
+        while not watching.is_set():
+            opened.append(len(os.listdir("/proc/self/fd")) - before)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    numbered_splits = []
+    try:
+        reader = threading.Thread(target=reading.read)
+        reader.start()
+        numbered_splits = list(numbered_as_read(splits_of(reading.files, 1), reading))
+        reader.join()
+    finally:
+        watching.set()
+        watcher.join()
+    assert len(numbered_splits) > 2 * len(paths)
+    assert max(opened) == 1  # the file being read, and only it
 
 
 def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
@@ -186,10 +243,12 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
         "import sys, pipeline.without_pandas\n"
         "from pipeline.warehouse.dask_engine import *\n"
         f"files = sized_inputs([{str(games)!r}])\n"
-        "for split in numbered_as_counted(splits_of(files, 50_000)):\n"
+        "reading = InputReading(files)\n"
+        "hashed = reading.read()\n"
+        "for split in numbered_as_read(splits_of(files, 50_000), reading):\n"
         f"    staged = stage_split(split, {str(tmp_path)!r})\n"
-        f"    finish_split(staged, Routing(), {str(tmp_path)!r}, file=with_hashes(files)[0])\n"
-        f"summary = LoadSummary(1, {str(tmp_path)!r}, with_hashes(files))\n"
+        f"    finish_split(staged, Routing(), {str(tmp_path)!r}, file=hashed[0])\n"
+        f"summary = LoadSummary(1, {str(tmp_path)!r}, hashed)\n"
         f"complete_dataset({str(tmp_path)!r}, summary, dt.datetime.now(dt.UTC))\n"
         "print('pandas' in sys.modules)"
     )
@@ -420,7 +479,7 @@ def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tm
     assert [(f.sha256, f.size) for f in counted] == [(UNHASHED, len(data))]
     blocks = [data.count(b"\n", start, start + NEWLINE_BLOCK) for start in range(0, len(data), NEWLINE_BLOCK)]
     newlines = {counted[0].path: blocks}
-    hashed = with_hashes(counted)
+    hashed = InputReading(counted).read()
     assert hashed[0].sha256 == hashlib.sha256(data).hexdigest()
     assert hashed_inputs([str(path)]) == (hashed, newlines)
 
@@ -470,7 +529,7 @@ def test_the_inputs_are_hashed_once_the_client_has_imported_distributed() -> Non
     session = _client(object(), None, None)
     seen: list[bool] = []
     hashing = threading.Thread(
-        target=lambda: seen.append(session.after_import(lambda files: session.imported.is_set(), []))
+        target=lambda: seen.append(session.after_import(lambda: session.imported.is_set()))
     )
     hashing.start()
     hashing.join(0.5)

@@ -10,8 +10,9 @@ A load is three steps:
 
 1. **Split** each input into byte ranges (``split_bytes``); a compressed input
    is one split.  The client sends each split as soon as it has counted the
-   newlines before its start, so every line keeps its number in its file; it
-   hashes the inputs meanwhile (:func:`numbered_as_counted`, :func:`with_hashes`).
+   newlines before its start, so every line keeps its number in its file; one
+   pass over the inputs hashes them and counts their newlines
+   (:class:`InputReading`, :func:`numbered_as_read`).
 2. **Prepare** (workers, in parallel): parse, hash and replay every line of a
    split, and build its rows, exactly as the single-machine load does
    (:func:`pipeline.warehouse.prepare.replay_for_load`).
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import json
 import logging
 import os
@@ -57,7 +57,6 @@ from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_
 from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.load import (
     NEWLINE_BLOCK,
-    READ_BLOCKS,
     VERSION,
     InputFile,
     LoadSummary,
@@ -172,23 +171,15 @@ def hashed_inputs(paths: Sequence[str]) -> tuple[list[InputFile], dict[str, list
     """Each input hashed, and the newlines of each ``NEWLINE_BLOCK`` bytes of the
     uncompressed ones, counted in the same pass, by path (workers may run elsewhere,
     in another folder: paths are absolute, names stay as given)."""
-    refuse_streams(paths)
-    files = []
-    newlines: dict[str, list[int]] = {}
-    for name in paths:
-        blocks: list[int] = []
-        path = os.path.abspath(name)
-        digest = hashlib.sha256()
-        size = read_through(name, path, digest, None if name.endswith(COMPRESSED) else blocks)
-        files.append(InputFile(name, path, digest.hexdigest(), size))
-        newlines[path] = blocks
-    return files, newlines
+    reading = InputReading(sized_inputs(paths))
+    files = reading.read()
+    return files, {file.path: list(reading.counts.get(file.path, [])) for file in files}
 
 
 def sized_inputs(paths: Sequence[str]) -> list[InputFile]:
     """Each input with its size, checked as :func:`hashed_inputs` checks it, but
-    neither read nor hashed yet (``UNHASHED``): :func:`numbered_as_counted` counts
-    its newlines as the splits are sent, and :func:`with_hashes` hashes it."""
+    neither read nor hashed yet (``UNHASHED``): :class:`InputReading` hashes it and
+    counts its newlines while the splits are sent (:func:`numbered_as_read`)."""
     from pipeline.sources import open_binary
 
     refuse_streams(paths)
@@ -202,81 +193,94 @@ def sized_inputs(paths: Sequence[str]) -> list[InputFile]:
     return files
 
 
-def numbered_as_counted(splits: Iterable[Split]) -> Iterator[Split]:
+class InputReading:
+    """The inputs read once, on a thread of their own (:meth:`read`): each hashed, and
+    the newlines of each ``NEWLINE_BLOCK`` bytes of the uncompressed ones counted as
+    the read goes on, so that :func:`numbered_as_read` numbers a split as soon as
+    the count has passed its start.  One pass over the inputs, one read buffer:
+    before, the client counted the newlines in a pass and a buffer of its own,
+    while another thread hashed them (two reads of every input; on 2 GB, both
+    buffers and the cluster's first tasks were in memory at once)."""
+
+    def __init__(self, files: Sequence[InputFile]) -> None:
+        self.files = list(files)
+        self.progress = threading.Condition()
+        #: The counts of each path, as read (a path given twice is counted once).
+        self.counts: dict[str, _Counts] = {}
+        #: Paths counted to their end.
+        self.counted: set[str] = set()
+        self.failed: BaseException | None = None
+        self.ended = False
+
+    def read(self) -> list[InputFile]:
+        """Hash and count every input, in order: the files with their SHA-256."""
+        try:
+            out = []
+            for file in self.files:
+                digest = hashlib.sha256()
+                counts = None
+                if not file.path.endswith(COMPRESSED) and file.path not in self.counts:
+                    with self.progress:
+                        counts = self.counts[file.path] = _Counts(self.progress)
+                read_through(file.name, file.path, digest, counts)
+                with self.progress:
+                    self.counted.add(file.path)
+                    self.progress.notify_all()
+                out.append(replace(file, sha256=digest.hexdigest()))
+            return out
+        except BaseException as e:
+            self.failed = e
+            raise
+        finally:
+            with self.progress:
+                self.ended = True
+                self.progress.notify_all()
+
+    def blocks(self, path: str, wanted: int) -> list[int]:
+        """The counts of ``path``'s first ``wanted`` blocks (all of them, if it has
+        fewer), once they are read; the reader's error, if it failed first."""
+        with self.progress:
+            self.progress.wait_for(
+                lambda: (
+                    path in self.counted
+                    or self.ended
+                    or (path in self.counts and len(self.counts[path]) >= wanted)
+                )
+            )
+            if path not in self.counted and (path not in self.counts or len(self.counts[path]) < wanted):
+                raise self.failed or WarehouseError(f"{path}: not read")
+            return self.counts[path][:wanted]
+
+
+class _Counts(list[int]):
+    """A file's newline counts, block by block, as :func:`read_through` adds them:
+    each addition wakes whoever waits for them (:meth:`InputReading.blocks`)."""
+
+    def __init__(self, progress: threading.Condition) -> None:
+        super().__init__()
+        self.progress = progress
+
+    def extend(self, counts: Iterable[int]) -> None:
+        added = list(counts)
+        with self.progress:
+            super().extend(added)
+            self.progress.notify_all()
+
+
+def numbered_as_read(splits: Iterable[Split], reading: InputReading) -> Iterator[Split]:
     """The splits with the numbers of their first lines, as :func:`numbered` gives
-    them, each as soon as the newlines before its start are counted: the first
-    at once, the next ones as the count reads on.  The workers start on the
-    first splits while the client counts the rest (before, the client counted a
-    whole input first: 2.8 CPU seconds on 2 GB, while its cluster started).
-    The splits come file by file (:func:`splits_of`): one file is open at a time."""
-    counter: _NewlinesBefore | None = None
-    try:
-        for split in splits:
-            if counter is None or counter.file.path != split.file.path:
-                if counter is not None:
-                    counter.close()
-                counter = _NewlinesBefore(split.file)
-            yield replace(split, first_line=counter.upto(split.start) + 1)
-    finally:
-        if counter is not None:
-            counter.close()
-
-
-class _NewlinesBefore:
-    """A file's newlines from its start up to an offset, read as far as asked and no further."""
-
-    def __init__(self, file: InputFile) -> None:
-        self.file = file
-        self.stream: io.BufferedReader | None = None
-        self.read = 0
-        self.newlines = 0
-        self.chunk = bytearray()  # the read buffer, once the file is read
-        self.found: Any = None  # where its bytes are compared with a newline (numpy)
-
-    def upto(self, offset: int) -> int:
-        """The newlines in the file's first ``offset`` bytes (or in all of it, if shorter)."""
-        if offset < self.read:  # the same file again, given twice
-            self.close()
-            self.stream, self.read, self.newlines = None, 0, 0
-        with read_errors(self.file.name):
-            if self.stream is None and offset > 0:
-                self.stream = open(self.file.path, "rb")  # noqa: SIM115 (closed by close())
-                self.chunk = self.chunk or bytearray(READ_BLOCKS * NEWLINE_BLOCK)
-            view = memoryview(self.chunk)
-            while self.stream is not None and self.read < offset:
-                read = self.stream.readinto(view[: min(len(view), offset - self.read)])
-                if not read:
-                    break
-                self.newlines += self._count(read)
-                self.read += read
-        return self.newlines
-
-    def _count(self, size: int) -> int:
-        """The newlines in the buffer's first ``size`` bytes.  Compared in numpy, into
-        an array kept for the next read: 9-10 GB/s here, against 3.3 for
-        ``bytearray.count``, which held the client's interpreter lock 0.6 s over 2 GB
-        while its scheduler and routing waited (in a new array each read: 3.6 GB/s)."""
-        import numpy as np
-
-        if self.found is None:
-            self.found = np.empty(len(self.chunk), np.bool_)
-        found = self.found[:size]
-        np.equal(np.frombuffer(self.chunk, np.uint8, size), ord("\n"), out=found)
-        return int(np.count_nonzero(found))
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.close()
-
-
-def with_hashes(files: Sequence[InputFile]) -> list[InputFile]:
-    """The files with their SHA-256."""
-    out = []
-    for file in files:
-        digest = hashlib.sha256()
-        read_through(file.name, file.path, digest)
-        out.append(replace(file, sha256=digest.hexdigest()))
-    return out
+    them, each as soon as ``reading`` has counted the newlines before its start:
+    the first of a file at once, the next ones as the read goes on.  The workers
+    start on the first splits while the rest is read."""
+    path, done, before = "", 0, 0
+    for split in splits:
+        wanted = split.start // NEWLINE_BLOCK
+        if split.file.path != path or wanted < done:  # another file, or the same given again
+            path, done, before = split.file.path, 0, 0
+        if wanted > done:
+            before += sum(reading.blocks(path, wanted)[done:])
+            done = wanted
+        yield replace(split, first_line=before + 1)
 
 
 def refuse_streams(paths: Sequence[str]) -> None:
@@ -849,21 +853,20 @@ def load_dask(
     files = sized_inputs(expand_inputs(paths))  # before a cluster starts: an input missing stops none
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)
-    opening = session.open_in_background()  # a local cluster starts while the inputs are hashed
+    opening = session.open_in_background()  # a local cluster starts while the inputs are read
     closing: threading.Thread | None = None
     staging: Path | None = None
     try:
-        # hashed while the workers stage: the daemon thread of a load that fails is not waited for
-        hashing = _in_background(
-            lambda: session.after_import(with_hashes, files), "tricklog-hash", daemon=True
-        )
+        # read while the workers stage: the daemon thread of a load that fails is not waited for
+        reading = InputReading(files)
+        hashing = _in_background(lambda: session.after_import(reading.read), "tricklog-read", daemon=True)
         summary = LoadSummary(1, str(directory), files)
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
         try:
             _load_on(
                 opening.result(),
-                (files, hashing),
+                (files, reading, hashing),
                 split_bytes,
                 summary,
                 staging,
@@ -916,7 +919,7 @@ def move_into_place(staging: Path, target: Path) -> None:
 
 def _load_on(
     dask: Any,
-    inputs: tuple[list[InputFile], Future[list[InputFile]]],
+    inputs: tuple[list[InputFile], InputReading, Future[list[InputFile]]],
     split_bytes: int | None,
     summary: LoadSummary,
     staging: Path,
@@ -924,14 +927,15 @@ def _load_on(
     on_split: Callable[[int, int], None] | None,
 ) -> None:
     """Prepare, route and write the splits on the cluster, then complete the data set
-    there.  ``inputs``: the files (:func:`sized_inputs`), and being hashed."""
-    files, hashing = inputs
+    there.  ``inputs``: the files (:func:`sized_inputs`), their reading, and its
+    result (the files with their hashes)."""
+    files, reading, hashing = inputs
     workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
     if split_bytes is None:
         total = sum(f.size for f in files)
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
     splits, staged = [], []
-    for split in numbered_as_counted(splits_of(files, split_bytes, workers_now)):
+    for split in numbered_as_read(splits_of(files, split_bytes, workers_now), reading):
         splits.append(split)
         staged.append(dask.submit(stage_split, split, directory=str(staging), pure=False))
     router = Router(summary)
@@ -1051,13 +1055,13 @@ class _client:
         self.opening = _in_background(self.open, "tricklog-dask-open")
         return self.opening
 
-    def after_import(self, work: Callable[[Sequence[InputFile]], T], files: Sequence[InputFile]) -> T:
-        """``work(files)`` once :meth:`open` has imported distributed.  Both are work
+    def after_import(self, work: Callable[[], T]) -> T:
+        """``work()`` once :meth:`open` has imported distributed.  Both are work
         of this process that overlaps the fork server's imports, which a local
         cluster waits for: done at once, they and the server were three busy
         threads on two cores, and the server's imports ended 0.1 s later."""
         self.imported.wait()
-        return work(files)
+        return work()
 
     def close(self) -> None:
         if self.opening is not None:
