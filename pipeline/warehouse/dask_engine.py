@@ -236,25 +236,25 @@ class InputReading:
                 self.ended = True
                 self.progress.notify_all()
 
-    def blocks(self, path: str, wanted: int) -> list[int]:
-        """The counts of ``path``'s first ``wanted`` blocks (all of them, if it has
-        fewer), once they are read; the reader's error, if it failed first."""
+    def newlines(self, path: str, first: int, last: int) -> int:
+        """The newlines of ``path``'s blocks ``first`` to ``last`` (excluded; to its
+        end, if it has fewer), once they are read; the reader's error, if it failed first."""
         with self.progress:
             self.progress.wait_for(
                 lambda: (
                     path in self.counted
                     or self.ended
-                    or (path in self.counts and len(self.counts[path]) >= wanted)
+                    or (path in self.counts and len(self.counts[path]) >= last)
                 )
             )
-            if path not in self.counted and (path not in self.counts or len(self.counts[path]) < wanted):
+            if path not in self.counted and (path not in self.counts or len(self.counts[path]) < last):
                 raise self.failed or WarehouseError(f"{path}: not read")
-            return self.counts[path][:wanted]
+            return sum(self.counts[path][first:last])
 
 
 class _Counts(list[int]):
     """A file's newline counts, block by block, as :func:`read_through` adds them:
-    each addition wakes whoever waits for them (:meth:`InputReading.blocks`)."""
+    each addition wakes whoever waits for them (:meth:`InputReading.newlines`)."""
 
     def __init__(self, progress: threading.Condition) -> None:
         super().__init__()
@@ -278,7 +278,7 @@ def numbered_as_read(splits: Iterable[Split], reading: InputReading) -> Iterator
         if split.file.path != path or wanted < done:  # another file, or the same given again
             path, done, before = split.file.path, 0, 0
         if wanted > done:
-            before += sum(reading.blocks(path, wanted)[done:])
+            before += reading.newlines(path, done, wanted)
             done = wanted
         yield replace(split, first_line=before + 1)
 
