@@ -139,10 +139,10 @@ def test_splits_numbered_as_read_are_numbered_alike(games: Path, tmp_path: Path)
     for size in (1, NEWLINE_BLOCK + 1, 1 << 20):
         splits = splits_of(sized_inputs(paths), size, 2)
         reading = InputReading(sized_inputs(paths))
-        numbering = threading.Thread(target=reading.read)
-        numbering.start()
+        reader = threading.Thread(target=reading.read)
+        reader.start()
         assert list(numbered_as_read(splits, reading)) == numbered(splits, newlines)
-        numbering.join()
+        reader.join()
     unread = InputReading(sized_inputs(paths))
     first = _in_thread(lambda: next(numbered_as_read(splits_of(unread.files, 1), unread)))
     assert (first.start, first.first_line) == (0, 1) and not unread.counts
@@ -197,7 +197,7 @@ def test_inputs_are_read_with_one_file_open_at_a_time(tmp_path: Path) -> None:
         watching.set()
         watcher.join()
     assert len(numbered_splits) > 2 * len(paths)
-    assert max(opened) == 1  # the file being read, and only it
+    assert opened and max(opened) <= 1  # the file being read, if any, and only it
 
 
 def test_splits_get_finer_towards_the_end(tmp_path: Path) -> None:
