@@ -45,6 +45,7 @@ from collections.abc import Callable, Collection, Container, Iterable, Iterator,
 from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -205,8 +206,8 @@ class InputReading:
     def __init__(self, files: Sequence[InputFile]) -> None:
         self.files = list(files)
         self.progress = threading.Condition()
-        #: The counts of each path, as read (a path given twice is counted once).
-        self.counts: dict[str, _Counts] = {}
+        #: The newlines of each block of each path, as read (a path given twice is counted once).
+        self.counts: dict[str, list[int]] = {}
         #: Paths counted to their end.
         self.counted: set[str] = set()
         self.failed: BaseException | None = None
@@ -218,11 +219,12 @@ class InputReading:
             out = []
             for file in self.files:
                 digest = hashlib.sha256()
-                counts = None
+                counting = None
                 if not file.path.endswith(COMPRESSED) and file.path not in self.counts:
                     with self.progress:
-                        counts = self.counts[file.path] = _Counts(self.progress)
-                read_through(file.name, file.path, digest, counts)
+                        self.counts[file.path] = []
+                    counting = partial(self._counted, self.counts[file.path])
+                read_through(file.name, file.path, digest, counting)
                 with self.progress:
                     self.counted.add(file.path)
                     self.progress.notify_all()
@@ -235,6 +237,12 @@ class InputReading:
             with self.progress:
                 self.ended = True
                 self.progress.notify_all()
+
+    def _counted(self, counts: list[int], more: list[int]) -> None:
+        """More of a file's counts, read: whoever waits for them is woken."""
+        with self.progress:
+            counts.extend(more)
+            self.progress.notify_all()
 
     def newlines(self, path: str, first: int, last: int) -> int:
         """The newlines of ``path``'s blocks ``first`` to ``last`` (excluded; to its
@@ -250,21 +258,6 @@ class InputReading:
             if path not in self.counted and (path not in self.counts or len(self.counts[path]) < last):
                 raise self.failed or WarehouseError(f"{path}: not read")
             return sum(self.counts[path][first:last])
-
-
-class _Counts(list[int]):
-    """A file's newline counts, block by block, as :func:`read_through` adds them:
-    each addition wakes whoever waits for them (:meth:`InputReading.newlines`)."""
-
-    def __init__(self, progress: threading.Condition) -> None:
-        super().__init__()
-        self.progress = progress
-
-    def extend(self, counts: Iterable[int]) -> None:
-        added = list(counts)
-        with self.progress:
-            super().extend(added)
-            self.progress.notify_all()
 
 
 def numbered_as_read(splits: Iterable[Split], reading: InputReading) -> Iterator[Split]:

@@ -238,15 +238,17 @@ def _input_file(name: str, spool: Path | None) -> InputFile:
     return InputFile(name, path, digest.hexdigest(), size)
 
 
-def read_through(name: str, path: str, digest: Any = None, newlines: list[int] | None = None) -> int:
+def read_through(
+    name: str, path: str, digest: Any = None, on_newlines: Callable[[list[int]], None] | None = None
+) -> int:
     """Read the file at ``path`` (the input ``name``) once, feeding ``digest`` (a
-    ``hashlib`` object) and counting into ``newlines`` the newlines of each
-    ``NEWLINE_BLOCK`` bytes; returns its size."""
+    ``hashlib`` object) and giving ``on_newlines`` the newlines of each
+    ``NEWLINE_BLOCK`` bytes as they are read; returns its size."""
     size = 0
     # one buffer: a new bytes a read, freed, left malloc's heaps holding its pages
     chunk = bytearray(READ_BLOCKS * NEWLINE_BLOCK)
     view = memoryview(chunk)
-    count = None if newlines is None else _block_newlines(chunk)
+    count = None if on_newlines is None else _block_newlines(chunk)
     with read_errors(name):
         open_binary(path).close()  # the same checks and messages as validate
         with open(path, "rb") as stream:
@@ -256,8 +258,8 @@ def read_through(name: str, path: str, digest: Any = None, newlines: list[int] |
                     end = min(at + SLICE_BLOCKS * NEWLINE_BLOCK, read)
                     if digest is not None:
                         digest.update(view[at:end])
-                    if count is not None and newlines is not None:
-                        newlines.extend(count(at, end))
+                    if count is not None and on_newlines is not None:
+                        on_newlines(count(at, end))
     return size
 
 
