@@ -248,16 +248,14 @@ class InputReading:
         """The newlines of ``path``'s blocks ``first`` to ``last`` (excluded; to its
         end, if it has fewer), once they are read; the reader's error, if it failed first."""
         with self.progress:
-            self.progress.wait_for(
-                lambda: (
-                    path in self.counted
-                    or self.ended
-                    or (path in self.counts and len(self.counts[path]) >= last)
-                )
-            )
-            if path not in self.counted and (path not in self.counts or len(self.counts[path]) < last):
+            self.progress.wait_for(lambda: self._has(path, last) or self.ended)
+            if not self._has(path, last):
                 raise self.failed or WarehouseError(f"{path}: not read")
             return sum(self.counts[path][first:last])
+
+    def _has(self, path: str, blocks: int) -> bool:
+        """Whether ``path``'s first ``blocks`` counts are read (or all it has)."""
+        return path in self.counted or (path in self.counts and len(self.counts[path]) >= blocks)
 
 
 def numbered_as_read(splits: Iterable[Split], reading: InputReading) -> Iterator[Split]:
@@ -859,7 +857,7 @@ def load_dask(
         try:
             _load_on(
                 opening.result(),
-                (files, reading, hashing),
+                (reading, hashing),
                 split_bytes,
                 summary,
                 staging,
@@ -912,7 +910,7 @@ def move_into_place(staging: Path, target: Path) -> None:
 
 def _load_on(
     dask: Any,
-    inputs: tuple[list[InputFile], InputReading, Future[list[InputFile]]],
+    inputs: tuple[InputReading, Future[list[InputFile]]],
     split_bytes: int | None,
     summary: LoadSummary,
     staging: Path,
@@ -920,9 +918,10 @@ def _load_on(
     on_split: Callable[[int, int], None] | None,
 ) -> None:
     """Prepare, route and write the splits on the cluster, then complete the data set
-    there.  ``inputs``: the files (:func:`sized_inputs`), their reading, and its
+    there.  ``inputs``: the reading of the files (:func:`sized_inputs`), and its
     result (the files with their hashes)."""
-    files, reading, hashing = inputs
+    reading, hashing = inputs
+    files = reading.files
     workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
     if split_bytes is None:
         total = sum(f.size for f in files)
