@@ -19,9 +19,14 @@ TRICKLOG = tricklog_command()
 
 
 def run(
-    *args: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: str,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``tricklog ARGS`` and capture its output as text (``env``: more environment variables)."""
+    """Run ``tricklog ARGS`` and capture its output as text (``env``: more environment
+    variables; ``timeout``: seconds before it counts as hung)."""
     return subprocess.run(
         [*TRICKLOG, *args],
         input=stdin.decode() if stdin is not None else None,
@@ -29,6 +34,6 @@ def run(
         text=True,
         cwd=cwd,
         env={**os.environ, **env} if env else None,
-        timeout=600,
+        timeout=timeout,
         check=False,
     )

@@ -440,13 +440,7 @@ def test_a_fork_server_stopped_mid_import_lets_the_output_close(tmp_path: Path) 
 def test_a_usage_error_of_a_dask_load_is_one_at_once() -> None:
     """``tricklog load --engine dask`` with no input: the command (which started its
     cluster's server before parsing its arguments) says what is missing, exit 2."""
-    import subprocess
-    import sys
-
-    tricklog = Path(sys.executable).parent / "tricklog"
-    done = subprocess.run(
-        [str(tricklog), "load", "--engine", "dask"], capture_output=True, text=True, timeout=30
-    )
+    done = run("load", "--engine", "dask", timeout=30)
     assert done.returncode == 2
     assert "Missing argument" in done.stderr and "Traceback" not in done.stderr
 
