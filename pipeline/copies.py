@@ -17,7 +17,7 @@ every distinct hand -- looked up and added in a few numpy calls each, in input
 order, so a copy within the chunk is found as it would be game by game.  Only
 what a message needs of a game that can be a first copy (checked, and no copy
 itself: its name, file and identity) is kept, packed in arrays.  Each table
-holds 3 MB of keys in memory (taken at the start) and the rest on disk, with 2 to 4 bytes a key
+holds 768 KB of keys in memory (taken at the start) and the rest on disk, with 2 to 4 bytes a key
 left in memory (:class:`~pipeline.diskkeys.DiskKeys`): past a few hundred
 thousand hands, about 10 bytes a distinct hand in all (of 10-hand games),
 where the dicts took 200.

@@ -6,7 +6,7 @@ entry.  :class:`KeyTable` is an open-addressing hash table (linear probing)
 over three numpy arrays: the key's high and low 64 bits and an int64 payload,
 -1 marking an empty slot.  It doubles before a batch could take it above 70%
 full, so it holds 34 to 69 bytes a key.  It grows to ``max_slots`` at most
-(3 MB by default): past that its keys go to disk (:class:`~pipeline.diskkeys.DiskKeys`,
+(768 KB by default): past that its keys go to disk (:class:`~pipeline.diskkeys.DiskKeys`,
 2 to 4 bytes a key left in memory) and it starts again empty.
 
 It is used a batch at a time (:meth:`KeyTable.insert_or_get`), in numpy
@@ -42,8 +42,12 @@ I64 = npt.NDArray[np.int64]
 EMPTY = -1
 #: The table doubles before a batch could fill more than this share of its slots.
 MAX_LOAD = 0.7
-#: The most slots a table has (24 bytes each) before its keys go to disk.
-MAX_SLOTS = 1 << 17
+#: The most slots a table has (24 bytes each) before its keys go to disk.  Small, so
+#: that a short input reaches it too: ``validate``'s memory then does not depend on
+#: its input's length.  With its three tables at 3 MB each, it peaked 9 MB higher
+#: over 2 GB than over 200 MB (which did not spill; the largest of three runs); at
+#: 768 KB, 2 to 7 MB higher, and 6 MB lower over 200 MB, at the same speed.
+MAX_SLOTS = 1 << 15
 #: 2**64 over the golden ratio: multiplying by it spreads a key's bits over the slot's
 #: (keys are hashes, but a test's or a caller's may be small numbers).
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -160,7 +164,7 @@ class KeyTable:
 
     def _spill(self) -> None:
         """Move the keys to disk, sorted in the table's own arrays, which then start
-        again empty: no second table is made.  The spill's own memory is 0.7 of the
+        again empty: no second table is made.  The spill's own memory is 0.8 of the
         table's at its budget (the keys' order, the filter's probes), against 1.4
         when it copied the keys out and made a new table."""
         from pipeline.diskkeys import DiskKeys

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.copies import CopyTracker, GameHands, hand_keys
-from pipeline.keytable import MAX_SLOTS, key128
+from pipeline.keytable import MAX_LOAD, MAX_SLOTS, key128
 from pipeline.parallel import ReplayDigest
 from pipeline.sources import SourceItem
 from pipeline.validate import _with_repeats
@@ -218,7 +218,8 @@ def test_the_tables_take_their_budget_at_the_start() -> None:
     tracker = CopyTracker()
     tables = (tracker.whos, tracker.sequences, tracker.hands)
     assert [t.nbytes for t in tables] == [24 * MAX_SLOTS] * 3
-    for start in range(0, 60_000, 2000):
+    kept = int(MAX_LOAD * MAX_SLOTS) // 2000 * 2000  # as many as stay in memory
+    for start in range(0, kept, 2000):
         assert not tracker.check(synthetic_chunk(start, 2000, 1))
-    assert [len(t) for t in tables] == [60_000] * 3
+    assert [len(t) for t in tables] == [kept] * 3
     assert [t.nbytes for t in tables] == [24 * MAX_SLOTS] * 3

@@ -165,8 +165,8 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_half_run(tmp_path: Path) -> 
 
 def test_a_spill_makes_no_second_table() -> None:
     """A table at its budget spills its keys from its own arrays, sorted in place,
-    and starts again in them: the spilling call's peak stays under one table (0.7:
-    the keys' order and the filter's probes).  Freeing the full table before the
+    and starts again in them: the spilling call's peak stays under one table (0.8:
+    the keys' order and the filter's probes, 1,024 keys at a time).  Freeing the full table before the
     keys went to disk and making an empty one after, it was 1.4; holding the old
     and the new table together, more."""
     table = KeyTable(MAX_SLOTS)
