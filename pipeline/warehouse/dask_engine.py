@@ -79,9 +79,13 @@ from pipeline.warehouse.tables import LINE, Batch, arrow_rows, arrow_schema
 
 if TYPE_CHECKING:
     import duckdb
+    import numpy as np
+    import numpy.typing as npt
     import pyarrow as pa
 
     from pipeline.games import Replay
+
+    Ints = npt.NDArray[np.int64]
 
 #: The file that marks a folder as a tricklog data set (and holds the load's accounting).
 MARKER = "load.json"
@@ -700,7 +704,7 @@ class StagedSplit:
 
     split: Split
     facts: bytes
-    runs: dict[str, tuple[list[int], list[int]]]
+    runs: dict[str, tuple[Ints, Ints]]
 
 
 def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
@@ -741,11 +745,11 @@ def finish_split(
     import pyarrow.parquet as pq
 
     split = staged.split if file is None else replace(staged.split, file=file)
-    written = {table: sum(counts) for table, (_, counts) in staged.runs.items()}
+    written = {table: int(counts.sum()) for table, (_, counts) in staged.runs.items()}
     dropped = np.fromiter(routing.dropped, np.int64, len(routing.dropped))
     rehash = _awaits_hash(staged, split.file)
     for table, (lines, counts) in staged.runs.items():
-        kept = ~np.isin(np.asarray(lines, np.int64), dropped)
+        kept = ~np.isin(lines, dropped)
         unhashed = table == QUARANTINE and rehash
         if kept.all() and not unhashed:
             continue
@@ -771,14 +775,29 @@ def _with_file_hash(data: pa.Table, sha256: str) -> pa.Table:
     return data.set_column(column, "file_sha256", pa.array([sha256] * data.num_rows, kind))
 
 
-def _runs(lines: pa.ChunkedArray) -> tuple[list[int], list[int]]:
-    """A column of line numbers, run-length encoded: (each run's line, its length).
-    In Arrow: its conversions to numpy import pandas (0.35 s, in every worker)."""
+def _runs(lines: pa.ChunkedArray) -> tuple[Ints, Ints]:
+    """A column of line numbers, run-length encoded: (each run's line, its length),
+    as numpy arrays.  As lists, a split's 40 thousand Python ints (1.6 MB) sat in
+    the heap of the worker that keeps the staged split until the client lets it
+    go, and passed through the client's."""
     import numpy as np
     import pyarrow.compute as pc
 
     encoded = pc.run_end_encode(lines.combine_chunks())
-    return encoded.values.to_pylist(), np.diff([0, *encoded.run_ends.to_pylist()]).tolist()
+    return _int64s(encoded.values), np.diff(_int64s(encoded.run_ends), prepend=0)
+
+
+def _int64s(array: pa.Array) -> Ints:
+    """An Arrow array of integers without nulls, as int64s: a copy out of its buffer
+    (Arrow's conversions to numpy import pandas, 0.35 s in every worker)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(array):
+        return np.empty(0, np.int64)
+    array = pc.cast(array, pa.int64())
+    return np.frombuffer(array.buffers()[1], np.int64, len(array), array.offset * 8).copy()
 
 
 def _duplicate_rows(split: Split, routing: Routing, run_id: int) -> dict[str, pa.Table]:
