@@ -61,8 +61,11 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("cap", [100_000, 3_000_000])
 def test_load_on_a_full_disk(tmp_path: Path, big: Path, cap: int) -> None:
+    """The database's writes fail (one process: no worker writes its rows to a file first)."""
     db = tmp_path / "w.duckdb"
-    proc = run_limited("load", str(big), "--db", str(db), "--batch-size", "500", max_file_bytes=cap)
+    proc = run_limited(
+        "load", str(big), "--db", str(db), "--batch-size", "500", "--jobs", "1", max_file_bytes=cap
+    )
     assert "cannot write" in one_line_error(proc)
     # what was committed is whole, and the same load completes it
     proc = run_cli("load", str(big), "--db", str(db))
@@ -73,6 +76,31 @@ def test_load_on_a_full_disk(tmp_path: Path, big: Path, cap: int) -> None:
             "select lines, games_loaded, already_present, quarantined from ingest_runs order by run_id desc limit 1"
         ).fetchone()  # type: ignore[misc]
         assert lines == games + present + quarantined
+        assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
+    finally:
+        con.close()
+
+
+def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> None:
+    """Workers leave each chunk's rows in a file of the temporary folder (some 10 MB
+    here): when it cannot be written, the load says where and what to do, leaves no
+    file behind, and the same load completes once there is room."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    db = tmp_path / "w.duckdb"
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = run_limited("load", str(big), "--db", str(db), "--jobs", "2", max_file_bytes=3_000_000, env=env)
+    error = one_line_error(proc)
+    assert f"cannot keep the rows the workers built in {tmp}" in error and "File too large" in error
+    assert "point TMPDIR at a folder with room" in error
+    assert list(tmp.iterdir()) == []
+    proc = run_limited(
+        "load", str(big), "--db", str(db), "--jobs", "2", max_file_bytes=resource.RLIM_INFINITY, env=env
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert list(tmp.iterdir()) == []
+    con = duckdb.connect(str(db), read_only=True)
+    try:
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
     finally:
         con.close()
@@ -104,7 +132,8 @@ def test_load_on_a_full_disk_ends_without_the_fast_path(tmp_path: Path, big: Pat
         env=env,
         timeout=120,
     )
-    assert "cannot write" in one_line_error(proc)
+    # the first chunk's rows do not fit their file, before anything is committed
+    assert "cannot keep the rows the workers built" in one_line_error(proc)
 
 
 def test_validate_violations_on_a_full_disk(tmp_path: Path, big: Path) -> None:

@@ -124,6 +124,31 @@ def test_rows_cross_to_the_loader_with_their_text_dictionary_encoded(tmp_path: P
     assert len(pickle.dumps(compact(plays))) < 0.6 * len(pickle.dumps(plays))
 
 
+def test_a_chunks_rows_wait_in_a_file_the_loader_maps(tmp_path: Path) -> None:
+    """A worker writes a chunk's rows (compacted) to one file, each table a stream of
+    its own; the loader reads the same rows back, and the file is gone as soon as
+    it is mapped."""
+    from pipeline.warehouse.dask_engine import prepare_lines
+    from pipeline.warehouse.load import InputFile
+    from pipeline.warehouse.parallel_load import RowsFile, compact
+
+    path = mixed_input(tmp_path)
+    lines = list(enumerate(path.read_bytes().splitlines(), 1))
+    _, tables = prepare_lines(InputFile("games.jsonl", str(path), "0" * 64, 0), lines, 1)
+    sent = {table: compact(rows) for table, rows in tables.items()}
+    folder = tmp_path / "rows"
+    folder.mkdir()
+    written = RowsFile.write(sent, str(folder))
+    assert [p.name for p in folder.iterdir()] == [Path(written.path).name]
+    assert list(written.spans) == list(sent)
+    back = written.read()
+    assert list(folder.iterdir()) == []
+    assert back.keys() == sent.keys()
+    for table, rows in back.items():
+        assert rows.equals(sent[table]), table
+        assert rows.cast(tables[table].schema).equals(tables[table]), table
+
+
 def test_releasing_freed_memory_is_quiet_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
     """Off glibc (no ``malloc_trim``) the trim between chunks does nothing, and says nothing."""
     import ctypes

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from pipeline.warehouse.dask_engine import LineFact
+    from pipeline.warehouse.parallel_load import PreparedChunks
 
 if TYPE_CHECKING:
     import duckdb
@@ -177,7 +178,7 @@ def load(
             loader: _Loader | None = None
             try:
                 _append_only(con)
-                loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch)
+                loader = _Loader(con, str(db), files, batch_size, on_line, jobs, on_batch, Path(spool))
                 return loader.run(fmt)
             finally:
                 con.close()
@@ -332,10 +333,13 @@ class _Loader:
         files: list[InputFile],
         batch_size: int,
         on_line: Callable[[], None] | None,
-        jobs: int = 1,
-        on_batch: Callable[[LoadSummary], None] | None = None,
+        jobs: int,
+        on_batch: Callable[[LoadSummary], None] | None,
+        spool: Path,
     ) -> None:
         self.con = con
+        #: Where workers leave the rows they built (:class:`~pipeline.warehouse.parallel_load.RowsFile`).
+        self.spool = spool
         self.files = files
         self.batch_size = batch_size
         self.on_line = on_line
@@ -391,7 +395,14 @@ class _Loader:
         lines that stay go into the batch."""
         from pipeline.warehouse.parallel_load import prepared_chunks
 
-        chunks = prepared_chunks(file, self.summary.run_id, self.jobs, self.known.ids())
+        folder = self.spool / "rows"
+        folder.mkdir(exist_ok=True)
+        chunks = prepared_chunks(file, self.summary.run_id, self.jobs, self.known.ids(), folder)
+        # closed before the spool folder is removed, the workers' files with it
+        with contextlib.closing(chunks):
+            self._route_chunks(file, chunks)
+
+    def _route_chunks(self, file: InputFile, chunks: PreparedChunks) -> None:
         for chunk, facts, tables in chunks:
             raws = dict(chunk)
             self.known.ask(fact.game_id for fact in facts)

@@ -6,11 +6,16 @@ rows of the lines it loads.  No per-row Python object crosses processes."""
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+import os
+import tempfile
+from collections.abc import Container, Generator
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from pipeline.parallel import chunks_with_fast_path, worth_spreading
+from pipeline.violations import TricklogError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -28,12 +33,15 @@ _KNOWN: Container[str] = frozenset()
 #: while it commits a batch, and the workers go on until that many are waiting;
 #: in chunks of 1,000 lines (``CHUNK_LINES``) two were too few to cover a commit
 #: (a 200 MB load took 25 to 28 s against 18).  Each result is a chunk's rows
-#: (about 10 MB of the benchmark's games, :func:`compact`); with four of 1,000 lines
-#: rather than two of 2,000 a 200 MB load's processes peaked at 1,181-1,188 MB
-#: together against 1,313-1,323, at the same speed.
+#: (about 7 MB of the benchmark's games, :func:`compact`), waiting in a file
+#: (:class:`RowsFile`), not in the loader's memory.
 LOAD_AHEAD = 4
 
 Chunk = list[tuple[int, bytes]]
+#: A chunk's rows: built here, or by a worker (in a file).
+Rows: TypeAlias = "dict[str, pa.Table] | RowsFile"
+#: Chunks of lines, each with its facts and its rows.
+PreparedChunks = Generator[tuple[Chunk, list["LineFact"], dict[str, "pa.Table"]], None, None]
 
 
 def _know(known: Container[str]) -> None:
@@ -42,23 +50,24 @@ def _know(known: Container[str]) -> None:
 
 
 def prepared_chunks(
-    file: InputFile, run_id: int, jobs: int, known: KnownIdSet
-) -> Iterator[tuple[Chunk, list[LineFact], dict[str, pa.Table]]]:
+    file: InputFile, run_id: int, jobs: int, known: KnownIdSet, spool: Path
+) -> PreparedChunks:
     """Each chunk of lines of ``file`` with its facts and tagged Arrow rows, in order,
     prepared by ``jobs`` workers, or in this process (:func:`worth_spreading`).
+    The workers' rows wait in files of the folder ``spool`` (:class:`RowsFile`).
 
     The workers are not forked from the loader, which holds an open DuckDB
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
 
-    def here(task: tuple[Chunk, bool]) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    def here(task: tuple[Chunk, bool]) -> tuple[list[LineFact], Rows]:
         from pipeline.warehouse.dask_engine import prepare_lines
 
         return prepare_lines(file, task[0], run_id, known, task[1])
 
     done = worth_spreading(
         chunks_with_fast_path(file.path),
-        partial(_prepare_chunk, file, run_id),
+        partial(_prepare_chunk, file, run_id, str(spool)),
         jobs,
         here=here,
         fresh=True,
@@ -66,17 +75,74 @@ def prepared_chunks(
         ahead=LOAD_AHEAD,
     )
     for (chunk, _), (facts, tables) in done:
-        yield chunk, facts, tables
+        yield chunk, facts, tables.read() if isinstance(tables, RowsFile) else tables
 
 
 def _prepare_chunk(
-    file: InputFile, run_id: int, task: tuple[Chunk, bool]
-) -> tuple[list[LineFact], dict[str, pa.Table]]:
+    file: InputFile, run_id: int, spool: str, task: tuple[Chunk, bool]
+) -> tuple[list[LineFact], Rows]:
     from pipeline.warehouse.dask_engine import prepare_lines
 
     chunk, fast_path = task
     facts, tables = prepare_lines(file, chunk, run_id, _KNOWN, fast_path)
-    return facts, {table: compact(data) for table, data in tables.items()}
+    return facts, RowsFile.write({table: compact(data) for table, data in tables.items()}, spool)
+
+
+@dataclass(frozen=True, slots=True)
+class RowsFile:
+    """A chunk's rows, written by a worker to a file of the load's temporary folder:
+    each table an Arrow IPC stream, at ``spans[table]`` (offset, length).
+
+    Sent back through the pool, the rows of the chunks done while the loader
+    commits a batch waited in its memory, as many as the workers had done: a
+    200 MB load's process peaked at 436 to 476 MiB a batch, 100 MiB of it the
+    waiting rows.  In a file, they wait on disk (or in the page cache, which
+    the system takes back as it needs); the loader maps a file as it takes the
+    chunk, and unlinks it at once (the mapping lives on until its rows are
+    dropped)."""
+
+    path: str
+    spans: dict[str, tuple[int, int]]
+
+    @classmethod
+    def write(cls, tables: dict[str, pa.Table], folder: str) -> RowsFile:
+        import pyarrow as pa
+
+        spans: dict[str, tuple[int, int]] = {}
+        path = None
+        try:
+            handle, path = tempfile.mkstemp(".arrows", "rows-", folder)
+            os.close(handle)
+            with pa.OSFile(path, "wb") as sink:
+                for table, rows in tables.items():
+                    start = sink.tell()
+                    with pa.ipc.new_stream(sink, rows.schema) as writer:
+                        writer.write_table(rows)
+                    spans[table] = (start, sink.tell() - start)
+        except BaseException as e:
+            if path is not None:
+                os.unlink(path)
+            if isinstance(e, OSError):  # pyarrow's say little more than the errno's text
+                reason = os.strerror(e.errno) if e.errno else str(e)
+                raise TricklogError(
+                    f"cannot keep the rows the workers built in {folder} ({reason}); "
+                    "point TMPDIR at a folder with room"
+                ) from None
+            raise
+        return cls(path, spans)
+
+    def read(self) -> dict[str, pa.Table]:
+        """The tables, mapped from the file (not copied), which is unlinked."""
+        import pyarrow as pa
+
+        try:
+            whole = pa.memory_map(self.path).read_buffer()
+        finally:
+            os.unlink(self.path)
+        return {
+            table: pa.ipc.open_stream(whole.slice(start, length)).read_all()
+            for table, (start, length) in self.spans.items()
+        }
 
 
 def compact(data: pa.Table) -> pa.Table:
