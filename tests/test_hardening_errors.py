@@ -9,6 +9,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -85,8 +86,8 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
     """Workers leave each chunk's rows in a file of the temporary folder (some 10 MB
     here): when it cannot be written, the load says where and what to do, leaves no
     file behind, and the same load completes once there is room."""
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+    # short: the fork server's socket goes there too, and AF_UNIX paths are short
+    tmp = Path(tempfile.mkdtemp(prefix="tl-"))
     db = tmp_path / "w.duckdb"
     env = {**os.environ, "TMPDIR": str(tmp)}
     proc = run_limited("load", str(big), "--db", str(db), "--jobs", "2", max_file_bytes=3_000_000, env=env)
@@ -99,6 +100,7 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
     )
     assert proc.returncode == 1, proc.stderr
     assert list(tmp.iterdir()) == []
+    tmp.rmdir()
     con = duckdb.connect(str(db), read_only=True)
     try:
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
