@@ -79,10 +79,38 @@ def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
     added = {name: value for name, value in env.items() if name not in os.environ}
     os.environ.update(added)
     try:
+        _socket_folder_short_enough()
         forkserver.ensure_running()
     finally:
         for name in added:
             del os.environ[name]
+
+
+#: The longest temporary folder the fork server's socket fits in: a socket's
+#: path is at most 107 bytes, and multiprocessing puts it 32 deeper
+#: (``/pymp-XXXXXXXX/listener-XXXXXXXX``).
+SOCKET_FOLDER_MAX = 75
+#: Where the socket's folder goes when ``TMPDIR`` is longer than that.
+SHORT_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def _socket_folder_short_enough() -> None:
+    """Have multiprocessing make its folder (the server's socket goes there) in a
+    short folder when the temporary one (``TMPDIR``) is too long for a socket: the
+    server would not start ("AF_UNIX path too long").  Only that folder moves."""
+    import tempfile
+    from multiprocessing import util
+
+    if len(tempfile.gettempdir()) <= SOCKET_FOLDER_MAX:
+        return
+    short = next((d for d in SHORT_FOLDERS if os.path.isdir(d) and os.access(d, os.W_OK | os.X_OK)), None)
+    if short is None:
+        return
+    saved, tempfile.tempdir = tempfile.tempdir, short
+    try:
+        util.get_temp_dir()  # made now, and kept for this process's life
+    finally:
+        tempfile.tempdir = saved
 
 
 def stop_fork_server() -> None:

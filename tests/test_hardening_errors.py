@@ -4,6 +4,7 @@ and never leave half an output file behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
@@ -106,6 +107,26 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
     finally:
         con.close()
+
+
+def test_a_temporary_folder_too_long_for_a_socket(tmp_path: Path, big: Path) -> None:
+    """The fork server's socket goes in the temporary folder, and a socket's path is
+    at most 107 bytes: under a long ``TMPDIR`` the load's workers did not start
+    ("AF_UNIX path too long", exit 2). Its folder now goes to /tmp; the rest stays."""
+    tmp = tmp_path / ("t" * 80)
+    tmp.mkdir()
+    db = tmp_path / "w.duckdb"
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = subprocess.run(
+        [*TRICKLOG, "load", str(big), "--db", str(db), "--jobs", "2", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["games_loaded"] == 3000 + len(corrupt_lines())
+    assert list(tmp.iterdir()) == []
 
 
 def test_load_on_a_full_disk_ends_without_the_fast_path(tmp_path: Path, big: Path) -> None:
