@@ -6,6 +6,7 @@ rows of the lines it loads.  No per-row Python object crosses processes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Container, Generator
@@ -39,7 +40,7 @@ LOAD_AHEAD = 4
 
 Chunk = list[tuple[int, bytes]]
 #: A chunk's rows: built here, or by a worker (in a file).
-Rows: TypeAlias = "dict[str, pa.Table] | RowsFile"
+ChunkRows: TypeAlias = "dict[str, pa.Table] | RowsFile"
 #: Chunks of lines, each with its facts and its rows.
 PreparedChunks = Generator[tuple[Chunk, list["LineFact"], dict[str, "pa.Table"]], None, None]
 
@@ -60,7 +61,7 @@ def prepared_chunks(
     connection: they start from a fresh server process (``forkserver``, or
     ``spawn`` where there is none)."""
 
-    def here(task: tuple[Chunk, bool]) -> tuple[list[LineFact], Rows]:
+    def here(task: tuple[Chunk, bool]) -> tuple[list[LineFact], ChunkRows]:
         from pipeline.warehouse.dask_engine import prepare_lines
 
         return prepare_lines(file, task[0], run_id, known, task[1])
@@ -80,7 +81,7 @@ def prepared_chunks(
 
 def _prepare_chunk(
     file: InputFile, run_id: int, spool: str, task: tuple[Chunk, bool]
-) -> tuple[list[LineFact], Rows]:
+) -> tuple[list[LineFact], ChunkRows]:
     from pipeline.warehouse.dask_engine import prepare_lines
 
     chunk, fast_path = task
@@ -121,7 +122,8 @@ class RowsFile:
                     spans[table] = (start, sink.tell() - start)
         except BaseException as e:
             if path is not None:
-                os.unlink(path)
+                with contextlib.suppress(OSError):  # its folder gone: the load ended meanwhile
+                    os.unlink(path)
             if isinstance(e, OSError):  # pyarrow's say little more than the errno's text
                 reason = os.strerror(e.errno) if e.errno else str(e)
                 raise TricklogError(
