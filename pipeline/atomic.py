@@ -15,6 +15,10 @@
 A killed run leaves at most a ``.NAME.tmp-PID-*`` entry beside the target (or
 inside it), which the next run removes.  Errors become one-line :class:`TricklogError` messages.
 
+Temporary files that are no output (a load's spool, keys gone to disk) go in a
+folder of the run's own, :func:`scratch_folder`, which the next run of the
+same kind removes too when a killed run left it.
+
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> with atomic_file(folder / "out.txt") as stream:
@@ -110,6 +114,29 @@ def clear_leftovers(target: Path) -> None:
                 pid = entry.name[len(prefix) :].split("-", 1)[0]
                 if not pid.isdigit() or not _alive(int(pid)):
                     _remove(entry)
+
+
+def scratch_folder(kind: str, folder: str | None = None) -> tempfile.TemporaryDirectory[str]:
+    """A folder of this process's own for temporary files, ``tricklog-KIND-PID-*`` in
+    ``folder`` (by default the temporary folder, which follows ``TMPDIR``), removed
+    when it is closed.  The folders of the same kind that killed runs left there
+    (their process gone) are removed first: a killed load left its spool there, up
+    to a few hundred MB of its workers' rows.
+
+    >>> import tempfile, pathlib
+    >>> base = tempfile.mkdtemp()
+    >>> (pathlib.Path(base) / "tricklog-demo-999999999-x").mkdir()  # no such process
+    >>> with scratch_folder("demo", base) as mine:
+    ...     [p.name for p in pathlib.Path(base).iterdir()] == [pathlib.Path(mine).name]
+    True
+    """
+    prefix = f"tricklog-{kind}-"
+    with contextlib.suppress(OSError):  # a folder that cannot be listed: the new one says why
+        for entry in Path(folder if folder is not None else tempfile.gettempdir()).iterdir():
+            pid, dash, _ = entry.name.removeprefix(prefix).partition("-")
+            if entry.name.startswith(prefix) and dash and pid.isdigit() and not _alive(int(pid)):
+                _remove(entry)
+    return tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-", dir=folder)
 
 
 def _alive(pid: int) -> bool:

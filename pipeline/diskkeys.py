@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pipeline.atomic import scratch_folder
 from pipeline.violations import TricklogError
 
 U64 = npt.NDArray[np.uint64]
@@ -332,7 +333,7 @@ class DiskKeys:
     def _new_path(self) -> str:
         if self._dir is None:
             try:
-                self._dir = tempfile.TemporaryDirectory(prefix="tricklog-keys-", dir=self.folder)
+                self._dir = scratch_folder("keys", self.folder)
             except OSError as e:
                 raise TricklogError(
                     f"cannot make a folder for the keys of the games seen ({e.strerror or e}); "

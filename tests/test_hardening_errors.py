@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import duckdb
@@ -107,6 +109,35 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
     finally:
         con.close()
+
+
+def test_a_killed_loads_spool_is_removed_by_the_next(big: Path, tmp_path: Path) -> None:
+    """A load's temporary files (its workers' rows) are in a folder of its own,
+    ``tricklog-load-PID-*`` in TMPDIR: killed, the load leaves it; the next load
+    removes it, and only folders of tricklog's whose process is gone."""
+    tmp = Path(tempfile.mkdtemp(prefix="tl-"))  # short: the fork server's socket goes there too
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    command = [*TRICKLOG, "load", str(big), "--db", str(tmp_path / "w.duckdb"), "--jobs", "2"]
+    killed = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp.glob("tricklog-load-*/rows/rows-*.arrows")) and killed.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.killpg(killed.pid, signal.SIGKILL)  # the load, its fork server and its workers
+    killed.wait()
+    (left,) = tmp.glob(f"tricklog-load-{killed.pid}-*")
+    running = tmp / f"tricklog-load-{os.getpid()}-abcd1234"  # this process's: alive
+    other = tmp / "tricklog-load-abcd1234"  # no process named: not ours to judge
+    running.mkdir()
+    other.mkdir()
+    proc = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert not left.exists()
+    # (the killed load's multiprocessing left its own folder, pymp-*: Python's, not ours)
+    assert sorted(tmp.glob("tricklog-*")) == sorted([running, other])
+    shutil.rmtree(tmp)
 
 
 def test_a_temporary_folder_too_long_for_a_socket(tmp_path: Path, big: Path) -> None:

@@ -26,7 +26,6 @@ import gc
 import hashlib
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from pipeline.atomic import scratch_folder
 from pipeline.sources import (
     STDIN,
     SourceItem,
@@ -171,7 +171,7 @@ def load(
         from pipeline.forkserver import start_fresh_server
 
         start_fresh_server()  # the workers' imports overlap the hashing and the warehouse's opening
-    with tempfile.TemporaryDirectory(prefix="tricklog-load-") as spool:
+    with scratch_folder("load") as spool:
         files = [_input_file(p, Path(spool)) for p in inputs]
         with _database_errors(db):
             con = connect(db, read_only=False)
