@@ -149,7 +149,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _temp_dir(target: Path, kind: str = TEMP_INFIX) -> Path:
+def temp_beside(target: Path, kind: str = TEMP_INFIX) -> Path:
+    """A new folder beside ``target`` named for this process (``.NAME.tmp-PID-*``, or of
+    ``kind``), which :func:`clear_leftovers` removes once the process is gone."""
     return Path(tempfile.mkdtemp(prefix=f".{target.name}{kind}{os.getpid()}-", dir=target.parent))
 
 
@@ -188,7 +190,7 @@ def fill_folder(target: Path) -> Iterator[Path]:
         target.mkdir(parents=True, exist_ok=True)
         inside = target / FILL_NAME
         clear_leftovers(inside)
-        temp = _temp_dir(inside)
+        temp = temp_beside(inside)
     except OSError as e:
         raise write_error(target, e) from e
     try:
@@ -210,7 +212,7 @@ def _aside(target: Path) -> Iterator[Path]:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         clear_leftovers(target)
-        temp = _temp_dir(target)
+        temp = temp_beside(target)
     except OSError as e:
         raise write_error(target, e) from e
     try:
@@ -233,7 +235,7 @@ def _swap(temp: Path, target: Path) -> None:
                 return
             except OSError:
                 continue  # another run put its folder there first
-        old = _temp_dir(target, ".old-")
+        old = temp_beside(target, ".old-")
         old.rmdir()
         try:
             os.replace(target, old)

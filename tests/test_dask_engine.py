@@ -633,6 +633,21 @@ def test_a_new_data_set_replaces_the_old_one_whole_and_nothing_else(tmp_path: Pa
     assert (mine / "notes.txt").read_text() == "mine" and (staging / "part.txt").is_file()
 
 
+def test_a_killed_loads_staging_is_removed_by_the_next_load_there(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A load writes its data set beside the target (``.NAME.tmp-PID-*``) and moves it
+    into place at the end: a killed load leaves it, a whole data set's parts; the
+    next load into the same target removes it, but not a running load's."""
+    target = tmp_path / "dataset"
+    killed = tmp_path / ".dataset.tmp-999999999-abcd1234"  # no such process
+    _data_set(killed, "left by a killed load")
+    running = tmp_path / f".dataset.tmp-{os.getpid()}-abcd1234"
+    running.mkdir()
+    load_dask([str(games)], target, client=client)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["dataset", running.name])
+
+
 def test_a_scheduler_address_that_is_no_scheduler_is_a_clear_error(games: Path, tmp_path: Path) -> None:
     """A mistyped ``--scheduler`` is a usage error (exit 2, one line), not a traceback,
     and no data set folder is left behind."""

@@ -25,8 +25,9 @@ A load is three steps:
 
 The data set (``DIR/<table>/part-NNNNN.parquet``, a game's tables under
 ``DIR/<game>/<table>/``, with ``ingest_runs`` and ``load.json``) is written
-into a fresh folder beside ``DIR`` and moved into place at the end: a load
-that fails leaves no half data set.  ``tricklog sql``, ``report`` and
+into a fresh folder beside ``DIR`` (``.DIR.tmp-PID-*``) and moved into place at
+the end: a load that fails leaves no half data set, and what a killed one left
+there the next load into ``DIR`` removes.  ``tricklog sql``, ``report`` and
 ``export`` read it like a DuckDB file (:func:`open_dataset`).
 """
 
@@ -39,7 +40,6 @@ import logging
 import os
 import pickle
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
@@ -50,6 +50,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from pipeline.atomic import clear_leftovers, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
 from pipeline.parallel import collector_paused
 from pipeline.sources import BOM, SourceItem, parse_line
@@ -872,7 +873,8 @@ def load_dask(
         hashing = _in_background(lambda: session.after_import(reading.read), "tricklog-read", daemon=True)
         summary = LoadSummary(1, str(directory), files)
         target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        clear_leftovers(target)  # what killed loads left beside it (their staging: a data set each)
+        staging = temp_beside(target)
         try:
             _load_on(
                 opening.result(),
@@ -908,7 +910,7 @@ def move_into_place(staging: Path, target: Path) -> None:
             raise WarehouseError(
                 f"{target}: became something other than a tricklog data set during the load; left as it is"
             )
-        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-replaced-", dir=target.parent))
+        aside = temp_beside(target, ".old-")
         os.replace(target, aside / "data")
     try:
         os.replace(staging, target)
