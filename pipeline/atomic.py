@@ -155,6 +155,14 @@ def temp_beside(target: Path, kind: str = TEMP_INFIX) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{target.name}{kind}{os.getpid()}-", dir=target.parent))
 
 
+def fresh_beside(target: Path) -> Path:
+    """:func:`temp_beside`, once ``target``'s folder exists and what killed runs left
+    beside ``target`` is removed (:func:`clear_leftovers`)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clear_leftovers(target)
+    return temp_beside(target)
+
+
 @contextlib.contextmanager
 def replace_folder(target: Path, marker: str) -> Iterator[Path]:
     """A fresh folder beside ``target`` to write into; when the block ends without
@@ -187,10 +195,7 @@ def fill_folder(target: Path) -> Iterator[Path]:
     if target.exists() and not target.is_dir():
         raise TricklogError(f"{target}: exists and is not a folder")
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        inside = target / FILL_NAME
-        clear_leftovers(inside)
-        temp = temp_beside(inside)
+        temp = fresh_beside(target / FILL_NAME)
     except OSError as e:
         raise write_error(target, e) from e
     try:
@@ -210,9 +215,7 @@ def fill_folder(target: Path) -> Iterator[Path]:
 def _aside(target: Path) -> Iterator[Path]:
     """A temporary folder beside ``target``, removed at the end whatever happens."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        clear_leftovers(target)
-        temp = temp_beside(target)
+        temp = fresh_beside(target)
     except OSError as e:
         raise write_error(target, e) from e
     try:

@@ -50,7 +50,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from pipeline.atomic import clear_leftovers, temp_beside
+from pipeline.atomic import fresh_beside, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
 from pipeline.parallel import collector_paused
 from pipeline.sources import BOM, SourceItem, parse_line
@@ -872,9 +872,7 @@ def load_dask(
         reading = InputReading(files)
         hashing = _in_background(lambda: session.after_import(reading.read), "tricklog-read", daemon=True)
         summary = LoadSummary(1, str(directory), files)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        clear_leftovers(target)  # what killed loads left beside it (their staging: a data set each)
-        staging = temp_beside(target)
+        staging = fresh_beside(target)  # what killed loads left there goes (a data set each)
         try:
             _load_on(
                 opening.result(),
