@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -85,12 +86,20 @@ def test_load_on_a_full_disk(tmp_path: Path, big: Path, cap: int) -> None:
         con.close()
 
 
-def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> None:
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temporary folder of a short path, for TMPDIR: the fork server's socket goes
+    there too (a socket's path is at most 107 bytes; a test's own folder can be longer)."""
+    folder = Path(tempfile.mkdtemp(prefix="tl-"))
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path, short_tmp: Path) -> None:
     """Workers leave each chunk's rows in a file of the temporary folder (some 10 MB
     here): when it cannot be written, the load says where and what to do, leaves no
     file behind, and the same load completes once there is room."""
-    # short: the fork server's socket goes there too, and AF_UNIX paths are short
-    tmp = Path(tempfile.mkdtemp(prefix="tl-"))
+    tmp = short_tmp
     db = tmp_path / "w.duckdb"
     env = {**os.environ, "TMPDIR": str(tmp)}
     proc = run_limited("load", str(big), "--db", str(db), "--jobs", "2", max_file_bytes=3_000_000, env=env)
@@ -103,7 +112,6 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
     )
     assert proc.returncode == 1, proc.stderr
     assert list(tmp.iterdir()) == []
-    tmp.rmdir()
     con = duckdb.connect(str(db), read_only=True)
     try:
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
@@ -111,11 +119,11 @@ def test_load_without_room_for_the_workers_rows(tmp_path: Path, big: Path) -> No
         con.close()
 
 
-def test_a_killed_loads_spool_is_removed_by_the_next(big: Path, tmp_path: Path) -> None:
+def test_a_killed_loads_spool_is_removed_by_the_next(big: Path, tmp_path: Path, short_tmp: Path) -> None:
     """A load's temporary files (its workers' rows) are in a folder of its own,
     ``tricklog-load-PID-*`` in TMPDIR: killed, the load leaves it; the next load
     removes it, and only folders of tricklog's whose process is gone."""
-    tmp = Path(tempfile.mkdtemp(prefix="tl-"))  # short: the fork server's socket goes there too
+    tmp = short_tmp
     env = {**os.environ, "TMPDIR": str(tmp)}
     command = [*TRICKLOG, "load", str(big), "--db", str(tmp_path / "w.duckdb"), "--jobs", "2"]
     killed = subprocess.Popen(
@@ -137,7 +145,6 @@ def test_a_killed_loads_spool_is_removed_by_the_next(big: Path, tmp_path: Path) 
     assert not left.exists()
     # (the killed load's multiprocessing left its own folder, pymp-*: Python's, not ours)
     assert sorted(tmp.glob("tricklog-*")) == sorted([running, other])
-    shutil.rmtree(tmp)
 
 
 def test_a_temporary_folder_too_long_for_a_socket(tmp_path: Path, big: Path) -> None:
