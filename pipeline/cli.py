@@ -388,6 +388,7 @@ def main() -> None:
     """Console-script entry point."""
     from pipeline.forkserver import start_fresh_server, stop_fork_server
 
+    _skip_collections_at_exit()
     early = asks_for_local_cluster(sys.argv[1:])
     if early:
         start_fresh_server(["distributed"])
@@ -406,6 +407,20 @@ def main() -> None:
     finally:
         if early:  # the load's cluster is closed; no pool of workers from the server is left
             stop_fork_server()
+
+
+def _skip_collections_at_exit() -> None:
+    """Have the interpreter's collections at exit skip every object that exists by
+    then (``gc.freeze``), as the command's last exit handler.  Those collections
+    walked all a command had imported or kept, only to free memory the process
+    was handing back anyway: 0.15 to 0.3 s after a Dask load, between the
+    command's last output and its exit.  Every other exit handler still runs
+    before (they close files, workers, temporary folders), and no command leaves
+    work for a finalizer: it closes its databases and files itself."""
+    import atexit
+    import gc
+
+    atexit.register(gc.freeze)  # registered first: run last
 
 
 def asks_for_local_cluster(args: list[str]) -> bool:
