@@ -522,6 +522,42 @@ def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_s
     assert dask.config.get("distributed.admin.tick.interval") == "20ms"
 
 
+def test_a_local_worker_is_given_its_next_split_once_done_with_the_one_it_has() -> None:
+    """Ten tasks of one kind (as a load's splits are) on the command's local cluster
+    of 2 workers: while two run, the eight others wait at the scheduler
+    (``ONE_SPLIT_A_WORKER``) for whichever worker is done first, rather than one
+    queued behind each running one (Dask's default)."""
+    import time
+
+    from distributed import Event
+
+    session = _client(None, None, 2)
+    try:
+        client = session.open()
+        go = Event("go", client=client)  # type: ignore[no-untyped-call]
+
+        def split(i: int) -> int:
+            Event("go").wait(60)  # type: ignore[no-untyped-call]
+            return i
+
+        # submitted at once: Dask queues a kind of task at the scheduler once there are more than 2 a thread
+        futures = client.map(split, list(range(10)), key=[f"split-{i}" for i in range(10)])
+
+        def state(dask_scheduler: Any) -> tuple[list[int], int]:
+            running = sorted(len(worker.processing) for worker in dask_scheduler.workers.values())
+            return running, len(dask_scheduler.queued)
+
+        deadline = time.monotonic() + 60
+        while (seen := client.run_on_scheduler(state)) != ([1, 1], 8) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        go.set()  # type: ignore[no-untyped-call]
+        results = client.gather(futures)
+    finally:
+        session.close()
+    assert seen == ([1, 1], 8)
+    assert results == list(range(10))
+
+
 def test_the_inputs_are_hashed_once_the_client_has_imported_distributed() -> None:
     """Hashing waits for :meth:`_client.open`'s import of distributed, which it would
     otherwise share the command's core with while the fork server imports on the
