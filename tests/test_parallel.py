@@ -100,6 +100,29 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
     assert (again.games_loaded, again.quarantined, again.already_present) == (0, 0, again.lines)
 
 
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here (os.getpriority)")
+def test_a_load_s_workers_give_way_to_the_loader(tmp_path: Path) -> None:
+    """The loader is a load's bottleneck (it appends every batch to DuckDB): its
+    workers run at a lower priority than it, and it keeps its own."""
+    import multiprocessing
+
+    from pipeline.warehouse.api import load
+    from pipeline.warehouse.parallel_load import WORKER_NICENESS
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    workers: dict[int, int] = {}
+
+    def note_priorities(*_: object) -> None:
+        for child in multiprocessing.active_children():
+            if child.pid:
+                workers[child.pid] = os.getpriority(os.PRIO_PROCESS, child.pid)
+
+    summary = load([str(mixed_input(tmp_path))], tmp_path / "w.duckdb", jobs=2, on_line=note_priorities)
+    assert summary.games_loaded > 0
+    assert list(workers.values()) == [min(19, own + WORKER_NICENESS)] * 2
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own
+
+
 def test_rows_cross_to_the_loader_with_their_text_dictionary_encoded(tmp_path: Path) -> None:
     """What a worker sends is the chunk's rows, text columns encoded: decoded, they
     are the rows as built, and the encoding is smaller."""
