@@ -101,15 +101,18 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here (os.getpriority)")
-def test_a_load_s_workers_give_way_to_the_loader(tmp_path: Path) -> None:
-    """The loader is a load's bottleneck (it appends every batch to DuckDB): its
-    workers run at a lower priority than it, and it keeps its own."""
+@pytest.mark.parametrize("command", ["validate", "load"])
+def test_workers_give_way_to_the_process_taking_their_results(tmp_path: Path, command: str) -> None:
+    """The process that takes the workers' results in order is the bottleneck
+    (``validate``'s tracks copies, ``load``'s appends to DuckDB): its workers (forked
+    from it, or from the fork server) run at a lower priority, and it keeps its own."""
     import multiprocessing
 
+    from pipeline import parallel
     from pipeline.warehouse.api import load
-    from pipeline.warehouse.parallel_load import WORKER_NICENESS
 
     own = os.getpriority(os.PRIO_PROCESS, 0)
+    path = str(mixed_input(tmp_path))
     workers: dict[int, int] = {}
 
     def note_priorities(*_: object) -> None:
@@ -117,9 +120,12 @@ def test_a_load_s_workers_give_way_to_the_loader(tmp_path: Path) -> None:
             if child.pid:
                 workers[child.pid] = os.getpriority(os.PRIO_PROCESS, child.pid)
 
-    summary = load([str(mixed_input(tmp_path))], tmp_path / "w.duckdb", jobs=2, on_line=note_priorities)
-    assert summary.games_loaded > 0
-    assert list(workers.values()) == [min(19, own + WORKER_NICENESS)] * 2
+    if command == "validate":
+        for replayed in parallel.replay_jsonl(path, jobs=2):
+            note_priorities(replayed)
+    else:
+        load([path], tmp_path / "w.duckdb", jobs=2, on_line=note_priorities)
+    assert list(workers.values()) == [min(19, own + parallel.WORKER_NICENESS)] * 2
     assert os.getpriority(os.PRIO_PROCESS, 0) == own
 
 

@@ -45,24 +45,9 @@ ChunkRows: TypeAlias = "dict[str, pa.Table] | RowsFile"
 PreparedChunks = Generator[tuple[Chunk, list["LineFact"], dict[str, "pa.Table"]], None, None]
 
 
-#: How far below the loader's the workers' priority is (``os.nice``; 10, as the
-#: ``nice`` command's default).  The loader is a load's bottleneck: it appends each
-#: batch to DuckDB (on its thread and one of DuckDB's) while the workers,
-#: ``LOAD_AHEAD`` chunks ahead, wait for it.  On two cores, the two workers and
-#: those two threads shared them alike; now the loader runs whenever it can and
-#: the workers take the rest.  A 200 MB load: 7.30 s to 6.67, and 8.14 to 7.44
-#: (medians of 6 and of 8 interleaved runs).  Where a system groups a session's
-#: processes (Linux's autogroup), this orders the load's own processes, not the
-#: load against other programs.
-WORKER_NICENESS = 10
-
-
-def _start_worker(known: Container[str]) -> None:
-    """Set a worker up: the ids the warehouse held, and a priority below the loader's."""
+def _know(known: Container[str]) -> None:
     global _KNOWN
     _KNOWN = known
-    with contextlib.suppress(AttributeError, OSError):  # no os.nice (Windows): as it is
-        os.nice(WORKER_NICENESS)
 
 
 def prepared_chunks(
@@ -87,7 +72,7 @@ def prepared_chunks(
         jobs,
         here=here,
         fresh=True,
-        setup=(_start_worker, (known,)),
+        setup=(_know, (known,)),
         ahead=LOAD_AHEAD,
     )
     for (chunk, _), (facts, tables) in done:
