@@ -45,16 +45,17 @@ CHUNK_LINES = 1000
 #: two at 515-519, in the same time (2.49-2.86 s against 2.50-2.86, six runs in turn).
 AHEAD = 2
 #: How far below the calling process's the workers' priority is (``os.nice``; 10,
-#: as the ``nice`` command's default).  The caller takes every result in order and
-#: is the bottleneck: ``load``'s appends each batch to DuckDB (on its thread and
-#: one of DuckDB's), ``validate``'s tracks copies, while the workers, ``AHEAD``
-#: chunks ahead, wait for it.  On two cores they all shared the cores alike; now
-#: the caller runs whenever it can and the workers take the rest.  On the
-#: benchmark's 200 MB, a load took 7.30 s and 8.14 s before, 6.67 and 7.44 after
-#: (medians of 6 and of 8 interleaved runs), ``validate`` 3.11 and 3.84 s before,
-#: 2.99 and 3.71 after (8 and 12).  Where a system groups a session's processes
-#: (Linux's autogroup), this orders the command's own processes, not the command
-#: against other programs.
+#: as the ``nice`` command's default).  The caller takes every result, in order,
+#: and then its own turn of work: ``load``'s appends each batch to DuckDB (on its
+#: thread and one of DuckDB's) and is the bottleneck, its workers ``AHEAD`` chunks
+#: ahead and waiting; ``validate``'s tracks copies.  On two cores, the workers and
+#: the caller's threads shared them alike; now the caller runs whenever it can and
+#: the workers take the rest.  On the benchmark's 200 MB, a load took 7.30 s and
+#: 8.14 s before, 6.67 and 7.44 after (medians of 6 and of 8 interleaved runs);
+#: ``validate``, where the workers are most of the work, 3.11, 3.84 and 2.58 s
+#: before, 2.99, 3.71 and 2.56 after (8, 12 and 8 runs).  Where a system groups a
+#: session's processes (Linux's autogroup), this orders the command's own
+#: processes, not the command against other programs.
 WORKER_NICENESS = 10
 #: Inputs smaller than this are replayed without the fast path: loading its
 #: compiled kernel (about half a CPU second) would cost more than it saves.
