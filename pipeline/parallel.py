@@ -46,10 +46,10 @@ CHUNK_LINES = 1000
 AHEAD = 2
 #: How far below the calling process's the workers' priority is (``os.nice``; 10,
 #: as the ``nice`` command's default).  The caller takes every result, in order,
-#: and then its own turn of work: ``load``'s appends each batch to DuckDB (on its
-#: thread and one of DuckDB's) and is the bottleneck, its workers chunks ahead
-#: (``ahead``) and waiting; ``validate``'s tracks copies.  On two cores, the workers and
-#: the caller's threads shared them alike; now the caller runs whenever it can and
+#: and then does its own part: ``load``'s appends each batch to DuckDB (on its
+#: thread and one of DuckDB's) and is the bottleneck, its workers chunks ahead and
+#: waiting; ``validate``'s tracks copies.  On two cores, the workers and the
+#: caller's threads shared them alike; now the caller runs whenever it can and
 #: the workers take the rest.  On the benchmark's 200 MB, a load took 7.30 s and
 #: 8.14 s before, 6.67 and 7.44 after (medians of 6 and of 8 interleaved runs);
 #: ``validate``, where the workers are most of the work, 3.11, 3.84 and 2.58 s

@@ -103,9 +103,10 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here (os.getpriority)")
 @pytest.mark.parametrize("command", ["validate", "load"])
 def test_workers_give_way_to_the_process_taking_their_results(tmp_path: Path, command: str) -> None:
-    """The process that takes the workers' results in order is the bottleneck
-    (``validate``'s tracks copies, ``load``'s appends to DuckDB): its workers (forked
-    from it, or from the fork server) run at a lower priority, and it keeps its own."""
+    """The process that takes the workers' results in order gets the cores first (a
+    load's is its bottleneck, appending to DuckDB): its workers, forked from it
+    (``validate``'s) or from the fork server (``load``'s), run at a lower priority,
+    and it keeps its own."""
     import multiprocessing
 
     from pipeline import parallel
