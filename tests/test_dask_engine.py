@@ -260,6 +260,44 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
         assert done.stdout.strip() == "False"
 
 
+def test_a_split_staged_piece_by_piece_is_the_split_staged_whole(
+    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker prepares a split a piece at a time (its memory follows the piece,
+    not the split) and writes a table's rows in row groups as they come: the
+    facts, each table's rows in the same order, and the lines they came from are
+    those of the whole split at once.  Pieces of one line and row groups of a few
+    rows, on the fast path's rows and on the reference replay's."""
+    import pickle
+
+    import pyarrow.parquet as pq
+
+    from pipeline.warehouse import dask_engine
+
+    files = sized_inputs([str(games)])
+    [split] = numbered_as_read(splits_of(files, 1 << 30), InputReading(files))
+    for fast in ("0", str(1 << 40)):
+        monkeypatch.setenv("TRICKLOG_FAST_PATH_MIN_BYTES", fast)
+        staged = {}
+        for name, piece, group in (("whole", 1 << 40, 1 << 40), ("pieces", 1, 7)):
+            monkeypatch.setattr(dask_engine, "PIECE_BYTES", piece)
+            monkeypatch.setattr(dask_engine, "ROW_GROUP_ROWS", group)
+            staged[name] = dask_engine.stage_split(split, str(tmp_path / fast / name))
+        whole, pieces = staged["whole"], staged["pieces"]
+        assert pickle.loads(pieces.facts) == pickle.loads(whole.facts)
+        assert whole.runs.keys() == pieces.runs.keys() >= {"games", "quarantine", "euchre.plays"}
+        for table, (lines, counts) in whole.runs.items():
+            assert (lines.repeat(counts) == pieces.runs[table][0].repeat(pieces.runs[table][1])).all()
+            parts = [
+                pq.ParquetFile(tmp_path / fast / name / table.replace(".", "/") / "part-00000.parquet")
+                for name in ("whole", "pieces")
+            ]
+            assert parts[1].read().equals(parts[0].read())
+            assert parts[0].metadata.num_row_groups == 1
+            if parts[0].metadata.num_rows > 7:
+                assert parts[1].metadata.num_row_groups > 1
+
+
 def test_the_command_s_own_process_imports_none_of_what_builds_rows(games: Path, tmp_path: Path) -> None:
     """``load --engine dask`` builds its rows on the workers: the command's own
     process imports neither pandera nor polars nor pyarrow (0.4 CPU seconds
