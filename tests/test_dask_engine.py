@@ -260,42 +260,58 @@ def test_a_worker_stages_splits_without_importing_pandas(games: Path, tmp_path: 
         assert done.stdout.strip() == "False"
 
 
-def test_a_split_staged_piece_by_piece_is_the_split_staged_whole(
-    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
+def test_a_split_prepared_piece_by_piece_is_the_split_prepared_whole(
+    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compressed: bool
 ) -> None:
     """A worker prepares a split a piece at a time (its memory follows the piece,
-    not the split) and writes a table's rows in row groups as they come: the
-    facts, each table's rows in the same order, and the lines they came from are
-    those of the whole split at once.  Pieces of one line and row groups of a few
-    rows, on the fast path's rows and on the reference replay's."""
+    not the split: a compressed input is one split) and writes a table's rows in
+    row groups as they come.  Staged or prepared, it gives the facts of the whole
+    split at once, and the same rows of each table from the same lines (in
+    another order: a piece's replayed rows come before its cleared ones).
+    Pieces of one line and row groups of seven rows, with the fast path and
+    without."""
+    import gzip
     import pickle
 
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from pipeline import parallel
     from pipeline.warehouse import dask_engine
 
-    files = sized_inputs([str(games)])
+    def rows(data: pa.Table) -> list[str]:
+        return sorted(repr(sorted(row.items())) for row in data.to_pylist())
+
+    path = games
+    if compressed:
+        path = tmp_path / "games.jsonl.gz"
+        path.write_bytes(gzip.compress(games.read_bytes()))
+    files = sized_inputs([str(path)])
     [split] = numbered_as_read(splits_of(files, 1 << 30), InputReading(files))
-    for fast in ("0", str(1 << 40)):
-        monkeypatch.setenv("TRICKLOG_FAST_PATH_MIN_BYTES", fast)
-        staged = {}
+    for fast in (0, 1 << 40):
+        monkeypatch.setattr(parallel, "FAST_PATH_MIN_BYTES", fast)
+        facts, tables = {}, {}
         for name, piece, group in (("whole", 1 << 40, 1 << 40), ("pieces", 1, 7)):
             monkeypatch.setattr(dask_engine, "PIECE_BYTES", piece)
             monkeypatch.setattr(dask_engine, "ROW_GROUP_ROWS", group)
-            staged[name] = dask_engine.stage_split(split, str(tmp_path / fast / name))
-        whole, pieces = staged["whole"], staged["pieces"]
-        assert pickle.loads(pieces.facts) == pickle.loads(whole.facts)
-        assert whole.runs.keys() == pieces.runs.keys() >= {"games", "quarantine", "euchre.plays"}
-        for table, (lines, counts) in whole.runs.items():
-            assert (lines.repeat(counts) == pieces.runs[table][0].repeat(pieces.runs[table][1])).all()
-            parts = [
-                pq.ParquetFile(tmp_path / fast / name / table.replace(".", "/") / "part-00000.parquet")
-                for name in ("whole", "pieces")
-            ]
-            assert parts[1].read().equals(parts[0].read())
-            assert parts[0].metadata.num_row_groups == 1
-            if parts[0].metadata.num_rows > 7:
-                assert parts[1].metadata.num_row_groups > 1
+            folder = tmp_path / str(fast) / name
+            staged = dask_engine.stage_split(split, str(folder))
+            prepared = prepare_split(split)
+            facts[name] = [pickle.loads(staged.facts), prepared.facts]
+            tables[name] = {"prepared": {t: rows(data) for t, data in prepared.tables.items()}}
+            for table, (lines, counts) in staged.runs.items():
+                part = pq.ParquetFile(folder / table.replace(".", "/") / "part-00000.parquet")
+                groups = [part.metadata.row_group(i).num_rows for i in range(part.metadata.num_row_groups)]
+                assert len(groups) == 1 if name == "whole" else min(groups[:-1], default=7) >= 7
+                if name == "pieces" and table == "euchre.plays":
+                    assert len(groups) > 1
+                with_lines = part.read().append_column("_line", pa.array(lines.repeat(counts), pa.int64()))
+                tables[name].setdefault("staged", {})[table] = rows(with_lines)
+        assert facts["pieces"] == facts["whole"] == [facts["whole"][0]] * 2
+        assert tables["pieces"] == tables["whole"]
+        assert tables["whole"]["staged"] == tables["whole"]["prepared"]
+        assert {"games", "quarantine", "euchre.plays"} <= tables["whole"]["staged"].keys()
 
 
 def test_the_command_s_own_process_imports_none_of_what_builds_rows(games: Path, tmp_path: Path) -> None:

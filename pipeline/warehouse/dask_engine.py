@@ -94,10 +94,10 @@ MARKER = "load.json"
 #: worker (at least ``MIN_SPLIT_BYTES`` each), so that every worker has work.
 SPLIT_BYTES = 12 << 20
 MIN_SPLIT_BYTES = 1 << 20
-#: Bytes of a split's lines prepared at once when it is staged (:func:`stage_split`).
-#: A worker's memory rises by about 10 MB an MB prepared at once, and falls back
-#: after: staging 12 MB splits whole, a worker peaked at 407-417 MB (and 555-564
-#: at 24 MB), against 293 MB when splits were 3 MB.
+#: Bytes of a split's lines prepared at once (:func:`prepared_pieces`).  A worker's
+#: memory rises by about 10 MB an MB prepared at once, and falls back after:
+#: staging 12 MB splits whole, a worker peaked at 407-417 MB (and 555-564 at
+#: 24 MB), against 293 MB when splits were 3 MB.
 PIECE_BYTES = 2 << 20
 #: Rows of a table gathered from the pieces before they are written as one row
 #: group of its part file (about DuckDB's own row groups, 122,880 rows).
@@ -428,12 +428,26 @@ class _TaggedRows:
 def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
     """One split of an input -> its rows as Arrow tables (``_line`` on every row)
     and a :class:`LineFact` per line: pure, the same on any machine."""
+    import pyarrow as pa
+
+    facts: list[LineFact] = []
+    parts: dict[str, list[pa.Table]] = {}
+    for more, tables in prepared_pieces(split, run_id):
+        facts.extend(more)
+        for table, data in tables.items():
+            parts.setdefault(table, []).append(data)
+    return PreparedSplit(split, {table: pa.concat_tables(data) for table, data in parts.items()}, facts)
+
+
+def prepared_pieces(split: Split, run_id: int = 1) -> Iterator[tuple[list[LineFact], dict[str, pa.Table]]]:
+    """The facts and rows of a split, ``PIECE_BYTES`` of its lines at a time, for
+    memory's sake (a compressed input is one split).  Each line is prepared on its
+    own, so the pieces together are the split prepared whole, in the same order."""
     from pipeline.parallel import fast_path_for
 
-    facts, tables = prepare_lines(
-        split.file, split_lines(split), run_id, fast_path=fast_path_for(split.file.path)
-    )
-    return PreparedSplit(split, tables, facts)
+    fast_path = fast_path_for(split.file.path)
+    for piece in _pieces(split_lines(split), PIECE_BYTES):
+        yield prepare_lines(split.file, piece, run_id, fast_path=fast_path)
 
 
 def prepare_lines(
@@ -715,18 +729,12 @@ class StagedSplit:
 
 
 def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
-    """:func:`prepare_split`, a piece of the split at a time (``PIECE_BYTES`` of its
-    lines), each table's rows written to its part file as they come (a worker keeps
-    no rows while the others work); :func:`finish_split` then rewrites the few
-    parts routing drops lines from.  Lines are prepared one by one, so the pieces
-    give the rows and facts the whole split would, in the same order."""
-    from pipeline.parallel import fast_path_for
-
-    fast_path = fast_path_for(split.file.path)
+    """:func:`prepare_split`, each piece's rows written to the split's part files as
+    they come (a worker keeps no rows while the others work); :func:`finish_split`
+    then rewrites the few parts routing drops lines from."""
     facts: list[LineFact] = []
     with _PartWriters(directory, split.index) as parts:
-        for piece in _pieces(split_lines(split), PIECE_BYTES):
-            more, tables = prepare_lines(split.file, piece, run_id, fast_path=fast_path)
+        for more, tables in prepared_pieces(split, run_id):
             facts.extend(more)
             for table, data in tables.items():
                 parts.add(table, data)
