@@ -46,13 +46,13 @@ from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, count
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pipeline.atomic import fresh_beside, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
-from pipeline.parallel import collector_paused
+from pipeline.parallel import TRIM_EVERY, collector_paused, release_freed_memory
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
@@ -738,7 +738,18 @@ def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
             facts.extend(more)
             for table, data in tables.items():
                 parts.add(table, data)
+    if next(_STAGED_HERE) % TRIM_EVERY == 0:
+        release_freed_memory()
     return StagedSplit(split, pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL), parts.runs)
+
+
+#: The splits this process has staged.  Every ``TRIM_EVERY``-th, the pages malloc
+#: holds free go back to the system: what a split's pieces left free in the
+#: heap otherwise stayed with the worker, split after split (over 2 GB, one of
+#: two workers rose from 227 to 250 MiB and the other from 223 to 232; trimmed
+#: after every split, both stayed within 223 to 227, at 4% of their CPU time,
+#: the pages faulted in again).
+_STAGED_HERE = count(1)
 
 
 def _pieces(lines: Iterable[tuple[int, bytes]], size: int) -> Iterator[list[tuple[int, bytes]]]:
