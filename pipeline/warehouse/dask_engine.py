@@ -96,8 +96,9 @@ SPLIT_BYTES = 12 << 20
 MIN_SPLIT_BYTES = 1 << 20
 #: Bytes of a split's lines prepared at once (:func:`prepared_pieces`).  A worker's
 #: memory rises by about 10 MB an MB prepared at once, and falls back after:
-#: staging 12 MB splits whole, a worker peaked at 407-417 MB (and 555-564 at
-#: 24 MB), against 293 MB when splits were 3 MB.
+#: staging 12 MB splits whole, a process peaked at 407-417 MiB (555-564 at 24 MB)
+#: against 293 MiB when splits were 3 MB, and a load's workers at 328-343 MiB
+#: against 224-238 piece by piece.
 PIECE_BYTES = 2 << 20
 #: Rows of a table gathered from the pieces before they are written as one row
 #: group of its part file (about DuckDB's own row groups, 122,880 rows).
