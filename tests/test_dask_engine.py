@@ -301,7 +301,7 @@ def test_a_split_prepared_piece_by_piece_is_the_split_prepared_whole(
             facts[name] = [pickle.loads(staged.facts), prepared.facts]
             tables[name] = {"prepared": {t: rows(data) for t, data in prepared.tables.items()}}
             for table, (lines, counts) in staged.runs.items():
-                part = pq.ParquetFile(folder / table.replace(".", "/") / "part-00000.parquet")
+                part = pq.ParquetFile(dask_engine._part(str(folder), table, split.index))
                 groups = [part.metadata.row_group(i).num_rows for i in range(part.metadata.num_row_groups)]
                 assert len(groups) == 1 if name == "whole" else min(groups[:-1], default=7) >= 7
                 if name == "pieces" and table == "euchre.plays":

@@ -714,7 +714,7 @@ def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_i
     for table, extra in _duplicate_rows(prepared.split, routing, run_id).items():
         tables[table] = pa.concat_tables([tables[table], extra]) if table in tables else extra
     for table, data in tables.items():
-        _write_part(data, directory, table, prepared.split.index, routed=True)
+        _write_part(data, directory, table, prepared.split.index)
     return {table: data.num_rows for table, data in tables.items()}
 
 
@@ -813,9 +813,7 @@ class _PartWriters:
 
         data = pa.concat_tables(self.pending.pop(table))
         if table not in self.writers:
-            path = _part(self.directory, table, self.index)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.writers[table] = pq.ParquetWriter(path, data.schema)
+            self.writers[table] = pq.ParquetWriter(_new_part(self.directory, table, self.index), data.schema)
         self.writers[table].write_table(data)
 
 
@@ -858,10 +856,10 @@ def finish_split(
             data = part.read().filter(pa.array(np.repeat(kept, counts)))
         if unhashed:
             data = _with_file_hash(data, split.file.sha256)
-        _write_part(data, directory, table, split.index, routed=True)
+        _write_part(data, directory, table, split.index)
         written[table] = data.num_rows
     for table, extra in _duplicate_rows(split, routing, run_id).items():
-        _write_part(extra, directory, table, split.index, routed=True, suffix="-duplicates")
+        _write_part(extra, directory, table, split.index, suffix="-duplicates")
         written[table] = written.get(table, 0) + extra.num_rows
     return written
 
@@ -918,23 +916,26 @@ def _part(directory: str, table: str, index: int, suffix: str = "") -> Path:
     return Path(directory) / table_folder(table) / f"part-{index:05d}{suffix}.parquet"
 
 
-def _write_part(
-    data: pa.Table, directory: str, table: str, index: int, *, routed: bool, suffix: str = ""
-) -> None:
-    """One Parquet part of a table; once ``routed`` (game ids unique now), the core
-    rows are checked against their models once more (a game's own rows were
-    checked where they were built)."""
+def _new_part(directory: str, table: str, index: int, suffix: str = "") -> Path:
+    """:func:`_part`, its folder made."""
+    path = _part(directory, table, index, suffix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _write_part(data: pa.Table, directory: str, table: str, index: int, suffix: str = "") -> None:
+    """One Parquet part of a table, routed (game ids unique now): the core rows are
+    checked against their models once more (a game's own rows were checked where
+    they were built, and staged parts as they were prepared)."""
     import pyarrow.parquet as pq
 
-    if routed and "." not in table:
+    if "." not in table:
         import polars as pl
 
         frame = pl.from_arrow(data)
         assert isinstance(frame, pl.DataFrame)
         table_models()[table].validate(frame)
-    path = _part(directory, table, index, suffix)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(data, path)
+    pq.write_table(data, _new_part(directory, table, index, suffix))
 
 
 # --------------------------------------------------------------------------
