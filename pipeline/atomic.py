@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from pipeline.violations import TricklogError
+from pipeline.violations import TricklogError, failure
 
 TEMP_INFIX = ".tmp-"
 #: :func:`fill_folder` writes into ``TARGET/.tricklog.tmp-PID-*``.
@@ -46,7 +46,7 @@ FILL_NAME = "tricklog"
 
 def write_error(path: Path | str, error: OSError) -> TricklogError:
     """The one-line message for an output that cannot be written."""
-    return TricklogError(f"{path}: cannot write: {error.strerror or error}")
+    return TricklogError(f"{path}: cannot write: {failure(error)}")
 
 
 @contextlib.contextmanager

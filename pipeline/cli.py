@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn
 import orjson
 import typer
 
-from pipeline.violations import TricklogError
+from pipeline.violations import TricklogError, failure
 
 app = typer.Typer(
     name="tricklog",
@@ -129,7 +129,7 @@ def simulate(
     except (TricklogError, ValueError) as e:
         fail(str(e))
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror or e}")
+        fail(f"{output}: cannot write: {failure(e)}")
     typer.echo(f"wrote {result.games} games to {output}", err=True)
     if corrupt:
         typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
@@ -337,7 +337,7 @@ def report(
     except TricklogError as e:
         fail(str(e))
     except OSError as e:
-        fail(f"{out}: cannot write the report: {e.strerror or e}")
+        fail(f"{out}: cannot write the report: {failure(e)}")
     typer.echo(f"{result.headline()}; {len(result.files)} files in {out}", err=True)
     typer.echo(str(result.html))
 
@@ -402,7 +402,7 @@ def main() -> None:
     except OSError as e:  # a write that failed where no command expected it (stdout, say)
         _silence_stdout()
         where = f"{e.filename}" if e.filename else "the output"
-        print(f"tricklog: {where}: cannot write: {e.strerror or e}", file=sys.stderr)
+        print(f"tricklog: {where}: cannot write: {failure(e)}", file=sys.stderr)
         sys.exit(EXIT_ERROR)
     finally:
         if early:  # the load's cluster is closed; no pool of workers from the server is left

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.atomic import scratch_folder
-from pipeline.violations import TricklogError
+from pipeline.violations import TricklogError, failure
 
 U64 = npt.NDArray[np.uint64]
 Rows = npt.NDArray[np.uint64]
@@ -298,7 +298,7 @@ class DiskKeys:
         except OSError as e:
             self._drop(fd, path)
             raise TricklogError(
-                f"cannot keep the keys of the games seen in {os.path.dirname(path)} ({e.strerror or e}); "
+                f"cannot keep the keys of the games seen in {os.path.dirname(path)} ({failure(e)}); "
                 "point TMPDIR at a folder with room"
             ) from e
         return _Run(fd, path, written, np.concatenate(firsts) if firsts else np.empty(0, np.uint64))
@@ -336,7 +336,7 @@ class DiskKeys:
                 self._dir = scratch_folder("keys", self.folder)
             except OSError as e:
                 raise TricklogError(
-                    f"cannot make a folder for the keys of the games seen ({e.strerror or e}); "
+                    f"cannot make a folder for the keys of the games seen ({failure(e)}); "
                     "point TMPDIR at a writable folder"
                 ) from e
             self._closing = weakref.finalize(self, _close, self._fds, self._dir)

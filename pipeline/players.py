@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.violations import TricklogError
+from pipeline.violations import TricklogError, failure
 
 #: The names seats get when a log names no player (case-insensitive, surrounding blanks ignored).
 BUILTIN_PLACEHOLDER = re.compile(r"(north|east|south|west|player\s?[0-3]|p[0-3]|seat\s?[0-3]|)", re.I)
@@ -74,7 +74,7 @@ def read_players(path: str | Path) -> PlayerMap:
     try:
         text = p.read_text(encoding="utf-8-sig")
     except OSError as e:
-        raise PlayersFileError(f"{p}: cannot read the players file: {e.strerror or e}") from e
+        raise PlayersFileError(f"{p}: cannot read the players file: {failure(e)}") from e
     except UnicodeDecodeError as e:
         raise PlayersFileError(f"{p}: the players file is not UTF-8 text") from e
     if p.suffix.lower() == ".toml":

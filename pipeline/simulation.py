@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import orjson
 
 from pipeline.faults import Corruption, CorruptionPlanner, FaultPlanter
-from pipeline.violations import TricklogError
+from pipeline.violations import TricklogError, failure
 
 #: The ``source`` of every simulated record.
 SOURCE = "tricklog-simulate"
@@ -141,7 +141,7 @@ class Harness:
                     game_id = self.game_id_of(seed, index)
                     out.write(_maybe_corrupt(line, game_id, planner, corrupt_rate, result) + b"\n")
         except OSError as e:
-            raise TricklogError(f"{path}: cannot write: {e.strerror or e}") from e
+            raise TricklogError(f"{path}: cannot write: {failure(e)}") from e
         if planner is not None:
             result.corruptions_path = corruptions_path_for(result.path)
             entries = [c.to_json() for c in result.corruptions]

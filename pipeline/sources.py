@@ -25,7 +25,7 @@ from typing import IO, Any, cast
 import orjson
 import zstandard
 
-from pipeline.violations import TricklogError, Violation
+from pipeline.violations import TricklogError, Violation, failure
 from pipeline.zstd_frames import FrameCheckingReader
 
 STDIN = "-"
@@ -211,7 +211,7 @@ def _open_file(path: str) -> IO[bytes]:
     try:
         raw: IO[bytes] = p.open("rb")
     except OSError as e:
-        raise TricklogError(f"{path}: cannot open: {e.strerror or e}") from e
+        raise TricklogError(f"{path}: cannot open: {failure(e)}") from e
     meter = _METER.get()
     if meter is not None:
         raw = io.BufferedReader(_CountingReader(raw, meter))

@@ -15,6 +15,8 @@ raises.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -76,3 +78,17 @@ class TricklogError(Exception):
 
     The CLI prints ``str(error)`` on one line and exits with status 2.
     """
+
+
+def failure(error: OSError) -> str:
+    """What went wrong, in the system's words for its error number, which Arrow's
+    and Rust's errors give only inside their text.
+
+    >>> failure(OSError("Error writing bytes to file. Detail: [errno 28] No space left on device"))
+    'No space left on device'
+    >>> failure(OSError("File too large (os error 27)")), failure(OSError("odd"))
+    ('File too large', 'odd')
+    """
+    found = re.search(r"\[errno (\d+)\]|\(os error (\d+)\)", str(error))
+    code = error.errno or (int(found.group(1) or found.group(2)) if found else None)
+    return os.strerror(code) if code else str(error)

@@ -296,6 +296,7 @@ def test_a_split_prepared_piece_by_piece_is_the_split_prepared_whole(
             monkeypatch.setattr(dask_engine, "PIECE_BYTES", piece)
             monkeypatch.setattr(dask_engine, "ROW_GROUP_ROWS", group)
             folder = tmp_path / str(fast) / name
+            folder.mkdir(parents=True)
             staged = dask_engine.stage_split(split, str(folder))
             prepared = prepare_split(split)
             facts[name] = [pickle.loads(staged.facts), prepared.facts]

@@ -197,6 +197,34 @@ def test_load_on_a_full_disk_ends_without_the_fast_path(tmp_path: Path, big: Pat
     assert "cannot keep the rows the workers built" in one_line_error(proc)
 
 
+def test_a_dask_load_on_a_full_disk_keeps_the_data_set_there_and_leaves_nothing(
+    tmp_path: Path, big: Path, short_tmp: Path
+) -> None:
+    """A worker's part that cannot be written ends the load in one line naming the
+    data set, not Arrow's message; the data set there before is kept, and no
+    staging folder is left beside it: the workers stop before it is removed (a
+    task still running made its folders again, and wrote in them)."""
+    pytest.importorskip("distributed")
+    from pipeline.warehouse.dask_engine import _new_part
+
+    target = tmp_path / "dataset"
+    env = {**os.environ, "TMPDIR": str(short_tmp)}
+    command = ("load", str(big), "--engine", "dask", "--jobs", "2", "--db", str(target))
+    first = run_limited(*command, "--json", max_file_bytes=resource.RLIM_INFINITY, env=env)
+    assert first.returncode == 1, first.stderr
+    before = sorted((p.relative_to(target), p.read_bytes()) for p in target.rglob("*") if p.is_file())
+    proc = run_limited(*command, max_file_bytes=20_000, env=env)
+    assert (
+        one_line_error(proc)
+        == f"tricklog: {target}: cannot write: File too large; nothing of this load is kept\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["dataset"]
+    assert sorted((p.relative_to(target), p.read_bytes()) for p in target.rglob("*") if p.is_file()) == before
+    with pytest.raises(FileNotFoundError):
+        _new_part(str(tmp_path / "gone"), "euchre.plays", 0)
+    assert not (tmp_path / "gone").exists()
+
+
 def test_validate_violations_on_a_full_disk(tmp_path: Path, big: Path) -> None:
     out = tmp_path / "v.jsonl"
     proc = run_limited("validate", str(big), "--violations", str(out), max_file_bytes=2000)

@@ -43,7 +43,7 @@ import shutil
 import threading
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate, count
@@ -54,7 +54,7 @@ from pipeline.atomic import fresh_beside, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
 from pipeline.parallel import TRIM_EVERY, collector_paused, release_freed_memory
 from pipeline.sources import BOM, SourceItem, parse_line
-from pipeline.violations import Violation
+from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.load import (
@@ -701,9 +701,12 @@ def table_folder(table: str) -> str:
 
 def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_id: int = 1) -> dict[str, int]:
     """Drop the rows of lines not loaded, add the duplicate quarantines, write one
-    Parquet file per table; returns the rows written per table."""
+    Parquet file per table in ``directory`` (made if missing); returns the rows
+    written per table."""
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    Path(directory).mkdir(parents=True, exist_ok=True)
 
     dropped = pa.array(sorted(routing.dropped), pa.int64())
     tables: dict[str, pa.Table] = {}
@@ -732,7 +735,8 @@ class StagedSplit:
 def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
     """:func:`prepare_split`, each piece's rows written to the split's part files as
     they come (a worker keeps no rows while the others work); :func:`finish_split`
-    then rewrites the few parts routing drops lines from."""
+    then rewrites the few parts routing drops lines from.  ``directory`` is the
+    load's staging folder, which must exist (see :func:`_new_part`)."""
     facts: list[LineFact] = []
     with _PartWriters(directory, split.index) as parts:
         for more, tables in prepared_pieces(split, run_id):
@@ -917,9 +921,16 @@ def _part(directory: str, table: str, index: int, suffix: str = "") -> Path:
 
 
 def _new_part(directory: str, table: str, index: int, suffix: str = "") -> Path:
-    """:func:`_part`, its folder made."""
+    """:func:`_part`, its folder made inside ``directory``, which must exist: a task
+    still running once its load has failed and removed its staging folder (a
+    scheduler's workers are not stopped with the load) writes nothing, rather than
+    make that folder again.  Raises :class:`FileNotFoundError` then."""
     path = _part(directory, table, index, suffix)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(directory)
+    for name in path.parent.relative_to(folder).parts:
+        folder = folder / name
+        with suppress(FileExistsError):
+            folder.mkdir()
     return path
 
 
@@ -983,16 +994,20 @@ def load_dask(
                 started,
                 on_split,
             )
+        except OSError as e:  # a worker's, the data set's part it wrote named nowhere
+            raise WarehouseError(
+                f"{directory}: cannot write: {failure(e)}; nothing of this load is kept"
+            ) from e
         finally:
             closing = session.close_in_background()  # while the data set is moved into place
         (staging / MARKER).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
         move_into_place(staging, target)
     finally:
-        if staging is not None and staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
         if closing is None:
             closing = session.close_in_background()
-        closing.join()
+        closing.join()  # first: a local cluster's workers write nothing in the staging folder once it is gone
+        if staging is not None and staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
     return summary
 
 

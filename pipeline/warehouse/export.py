@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.atomic import replace_folder
+from pipeline.violations import failure
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
                     con.sql(export.query).to_arrow_reader(), folder / export.folder, export.partitioned
                 )
     except OSError as e:
-        raise WarehouseError(f"{out}: cannot write: {e.strerror or e}") from e
+        raise WarehouseError(f"{out}: cannot write: {failure(e)}") from e
     finally:
         con.close()
     return counts

@@ -47,7 +47,7 @@ from pipeline.sources import (
     read_jsonl,
 )
 from pipeline.validate import check_format, reader_for
-from pipeline.violations import TricklogError, Violation
+from pipeline.violations import TricklogError, Violation, failure
 from pipeline.warehouse.ddl import DatabaseInUse, WarehouseError, connect, scalar, table_models
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.known import KnownIds
@@ -293,7 +293,7 @@ def read_errors(name: str) -> Iterator[None]:
     try:
         yield
     except OSError as e:
-        raise WarehouseError(f"{name}: cannot read: {e.strerror or e}") from e
+        raise WarehouseError(f"{name}: cannot read: {failure(e)}") from e
 
 
 def _spool(name: str, spool: Path) -> str:
