@@ -11,6 +11,9 @@ Measures, on the same games:
   ``validate`` and ``load`` on the compared input and on a large one
   (``--large-mb``; 0 skips).  The compared input's peak is the highest of its
   runs; each run's is kept (``peak_rss_runs``), to show how far they spread;
+- with ``--distinct``, peak memory on distinct games too (``tricklog simulate``,
+  no two alike) of the compared and the large sizes: the grown inputs repeat a
+  few thousand games, which keeps the tables of games and hands seen small;
 - the machine itself: the same pure-Python CPU work done by one process, and
   split between two at once.  Two cores would do it twice as fast; on a shared
   machine they do not, and this ratio, measured beside the others, is the
@@ -123,6 +126,24 @@ def grown(lines: list[bytes], target_bytes: int, out: Path) -> int:
                     break
             copy += 1
     return written
+
+
+def simulated(target_bytes: int, out: Path, seed: int) -> int:
+    """Distinct games (``tricklog simulate``: no two alike, hands never repeated)
+    of about ``target_bytes``; returns how many were written.  Unlike the grown
+    inputs, which repeat a few thousand games, they fill the copy tracker's and
+    the known ids' tables with keys of their own, as a site's real logs would."""
+    sample = out.with_suffix(".sample")
+    subprocess.run(
+        [*TRICKLOG, "simulate", "--games", "1000", "--seed", str(seed), "--output", str(sample)], check=True
+    )
+    per_game = sample.stat().st_size / 1000
+    sample.unlink()
+    n = max(1, round(target_bytes / per_game))
+    subprocess.run(
+        [*TRICKLOG, "simulate", "--games", str(n), "--seed", str(seed), "--output", str(out)], check=True
+    )
+    return n
 
 
 def peer_of(games: list[bytes], peer: list[bytes], written: int, out: Path) -> None:
@@ -275,6 +296,30 @@ def dask_load(path: Path, workers: int, dataset: Path) -> list[str]:
     ]
 
 
+def distinct_memory(args: argparse.Namespace, work: Path, db: Path, dataset: Path) -> dict[str, Any]:
+    """Peak RSS of validate, load and the Dask path (1 and 2 workers) on distinct
+    games of ``--input-mb`` and of ``--large-mb``, once each."""
+    peaks: dict[str, list[int]] = {}
+    games: list[int] = []
+    for size in (args.input_mb, args.large_mb):
+        path = work / "distinct.jsonl"
+        games.append(simulated(int(size * 1e6), path, args.seed))
+        commands = {
+            "validate": ([*TRICKLOG, "validate", str(path), "--json"], None),
+            "load": ([*TRICKLOG, "load", str(path), "--db", str(db), "--json"], remover(db)),
+            "dask 1 worker": (dask_load(path, 1, dataset), remover(dataset)),
+            "dask 2 workers": (dask_load(path, 2, dataset), remover(dataset)),
+        }
+        for kind, (cmd, before) in commands.items():
+            _, peak = run(cmd, before=before)
+            peaks.setdefault(kind, []).append(peak)
+        path.unlink()
+        print(f"  distinct games ({size:.0f} MB, {games[-1]:,} games) measured", flush=True)
+    for kind, (small, large) in peaks.items():
+        print(f"  {kind:19} distinct games: peak RSS {small / 1e6:6.0f} MB, then {large / 1e6:6.0f} MB")
+    return {"games": games, "peak_rss": peaks}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -296,6 +341,11 @@ def main() -> None:
         "--dask-large",
         action="store_true",
         help="Also time the Dask path on 1 and 2 workers on the large input (once each).",
+    )
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="Also measure peak RSS on distinct simulated games of --input-mb and --large-mb (once each).",
     )
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=HERE / "results.json")
@@ -403,6 +453,10 @@ def main() -> None:
                 )
         path.unlink()
         print(f"  large input ({args.large_mb:.0f} MB) measured", flush=True)
+        if args.distinct:
+            memory["distinct"] = distinct_memory(args, work, db, dataset)
+            for kind, (small, large) in memory["distinct"]["peak_rss"].items():
+                ratios[f"{kind} peak RSS, large / compared input (distinct games)"] = large / small
     size = games_file.stat().st_size / 1e6
     print(f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds):")
     for name, entry in measured.items():
@@ -411,13 +465,15 @@ def main() -> None:
             f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB (runs {_spread(entry['peak_rss_runs'])})"
         )
     for name, entry in memory.items():
+        if name == "distinct":
+            continue
         print(
             f"  {name:19} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
             f"  ({entry['bytes'] / 1e6:.0f} MB input)"
         )
     print("\nratios (speed: above 1, tricklog faster; CPU and RSS: above 1, tricklog uses more):")
     for name, value in ratios.items():
-        print(f"  {name:54} {value:6.2f}")
+        print(f"  {name:66} {value:6.2f}")
     result = {
         "games": args.games,
         "input_bytes": games_file.stat().st_size,

@@ -268,10 +268,16 @@ class DiskKeys:
 
     def _grow_bloom(self, keys: int) -> None:
         """A filter for ``keys`` keys: when it outgrows the one it has, a filter twice
-        as big, given every key held again (read back from the runs)."""
+        as big, given every key held again (read back from the runs).  The old one
+        is let go first, so that the two are never held at once; until the new one
+        is whole (or if the runs cannot be read back), a small filter that may hold
+        every key stands in: lookups then go to the disk, and find what is there."""
         if keys <= self.bloom.capacity:
             return
-        bloom = Bloom(max(keys, 2 * self.bloom.capacity))
+        capacity = max(keys, 2 * self.bloom.capacity)
+        self.bloom = Bloom(0)
+        self.bloom.bits.fill(0xFF)
+        bloom = Bloom(capacity)
         for rows in self.rows():
             bloom.add(np.ascontiguousarray(rows[:, 0]), np.ascontiguousarray(rows[:, 1]))
         self.bloom = bloom

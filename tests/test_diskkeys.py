@@ -187,6 +187,36 @@ def test_a_spill_makes_no_second_table() -> None:
     assert found.all() and payloads[:, 0].tolist() == keys[:full].tolist()
 
 
+def test_a_filter_that_grows_lets_the_old_one_go_first() -> None:
+    """Outgrown, the filter is made again twice as big from the runs on disk: the
+    growing call's peak is the new filter and a chunk of rows read back, not the
+    old and new filters together; every key is found after, and while it grows
+    (or if it cannot) a filter that may hold every key stands in."""
+    keys = DiskKeys(width=1)
+    try:
+        first = np.arange(1, 1 + 2**20, dtype=np.uint64)  # a filter of 2 MB, against a chunk's 0.4
+        tracemalloc.start()  # before the first filter is made: its memory is traced, and its freeing
+        keys.add(first, first, first[:, None], presorted=True)
+        old = keys.bloom.bits.nbytes
+        one = np.array([2**40], np.uint64)
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        keys.add(one, one, one[:, None])
+        grown = tracemalloc.get_traced_memory()[1] - before
+        tracemalloc.stop()
+        new = keys.bloom.bits.nbytes
+        assert new == 2 * old and grown < new - old / 2  # holding both, it grew by the whole new one and more
+        every = np.concatenate([first[::997], one])
+        found, payloads = keys.lookup(every, every)
+        assert found.all() and payloads[:, 0].tolist() == every.tolist()
+        keys.bloom = Bloom(0)
+        keys.bloom.bits.fill(0xFF)  # the stand-in: lookups go to the runs
+        found, _ = keys.lookup(np.array([5, 2**41], np.uint64), np.array([5, 2**41], np.uint64))
+        assert found.tolist() == [True, False]
+    finally:
+        keys.close()
+
+
 run_rows = st.lists(st.tuples(*[st.integers(0, 6)] * 3), max_size=30)
 
 
