@@ -16,11 +16,12 @@ chunk of games at a time, with three :class:`~pipeline.keytable.KeyTable` of
 every distinct hand -- looked up and added in a few numpy calls each, in input
 order, so a copy within the chunk is found as it would be game by game.  Only
 what a message needs of a game that can be a first copy (checked, and no copy
-itself: its name, file and identity) is kept, packed in arrays.  Each table
-holds 768 KB of keys in memory (taken at the start) and the rest on disk, with 2 to 4 bytes a key
-left in memory (:class:`~pipeline.diskkeys.DiskKeys`): past a few hundred
-thousand hands, about 10 bytes a distinct hand in all (of 10-hand games),
-where the dicts took 200.
+itself: its name, file and identity) is kept, a row of numbers and a name
+each, the latest 16,384 in memory and the rest on disk (:class:`_Games`).
+Each table holds 768 KB of keys in memory (taken at the start) and the rest
+on disk, with 2 to 4 bytes a key left in memory (a Bloom filter:
+:class:`~pipeline.diskkeys.DiskKeys`): past a few hundred thousand hands,
+what grows is 2 to 4 bytes a distinct hand and game, where the dicts took 200.
 
 >>> t = CopyTracker()
 >>> t.check([("a", "a.egn", None, ["x", "y"]), ("b", "b.egn", None, ["x", "y"])])[1].violations[0].code
@@ -34,19 +35,22 @@ where the dicts took 200.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from hashlib import blake2b
-from typing import Any
+from typing import IO, Any, Literal
 
 import numpy as np
 
 from pipeline.games import game_for_record
 from pipeline.keytable import I64, MAX_SLOTS, KeyTable, key128, split_keys
-from pipeline.violations import Violation
+from pipeline.violations import TricklogError, Violation, failure
 
 #: What the tracker is told of a game: its id, file, line and its hands' fingerprints.
 GameHands = tuple[str | None, str | None, int | None, Sequence[str | None]]
@@ -154,7 +158,7 @@ class CopyTracker:
 
     def _who(self, ordinal: int, who: I64, start: int) -> int:
         """The identity of a game kept earlier, or of this chunk (``start``: its first ordinal)."""
-        return int(who[ordinal - start]) if ordinal >= start else self.games.who[self.games.row(ordinal)]
+        return int(who[ordinal - start]) if ordinal >= start else self.games.who(self.games.row(ordinal))
 
     def _identities(self, games: Sequence[GameHands], found: dict[int, Found]) -> I64:
         """Each game's identity (the number of the first game with it); a repeated id is found."""
@@ -227,13 +231,13 @@ class CopyTracker:
         for j in np.flatnonzero(before >= 0).tolist():
             first, k = int(before[j]), int(owner[j])
             game = self.games.of_hand(first)
-            if self.games.who[game] == whose[k]:
+            if self.games.who(game) == whose[k]:
                 continue
             i, hand = checked.games[k], int(positions[j])
             game_id, file, line, _ = games[i]
             name, first_file = self.games.named(game)
             message = (
-                f"hand {hand}: the same play as hand {first - self.games.first_hand[game]} of game {name!r}"
+                f"hand {hand}: the same play as hand {first - self.games.first_hand(game)} of game {name!r}"
                 f"{_in(first_file)}; statistics count it once"
             )
             violation = Violation("duplicate_hand", message, game_id, hand, f"hands[{hand}]", file, line)
@@ -265,28 +269,60 @@ def _to_check(games: Sequence[GameHands], found: dict[int, Found]) -> _Checked:
     return checked
 
 
+#: Kept games held in memory (40 bytes and a name each, taken at the start) before
+#: they go to a file, and rows of that file read at a time to find one there.
+GAMES_IN_MEMORY = 1 << 14
+GAMES_BLOCK = 256
+#: A kept game: its ordinal in the run, its first hand's number, its identity,
+#: where its name is among all names (UTF-8) and how long, and its file's number.
+GAME_ROW = np.dtype(
+    [
+        ("ordinal", "<i8"),
+        ("first_hand", "<i8"),
+        ("who", "<i8"),
+        ("name_at", "<i8"),
+        ("name_len", "<i4"),
+        ("file", "<i4"),
+    ]
+)
+
+
 class _Games:
     """What a message names of each game that could be the first copy of
     something (checked for copies, and no copy itself) -- its name (id, or
     ``line N``), file, identity -- with its ordinal in the run and the number
-    of its first hand (hands are numbered across these games), packed: one
-    bytearray of the names' UTF-8, arrays of numbers, and each file once."""
+    of its first hand (hands are numbered across these games), each a row of
+    :data:`GAME_ROW` (each file named once).
+
+    The latest ``GAMES_IN_MEMORY`` rows and their names are in memory; the ones
+    before in two temporary files (rows, names), with the first ordinal and
+    first hand of each block of ``GAMES_BLOCK`` rows kept in memory to find a
+    row's block.  Held in memory, they took 50 bytes a game, the most of
+    ``validate``'s growth over distinct games after the Bloom filters.  A row
+    is read back only for a copy found (one block, the last blocks read kept)."""
 
     def __init__(self) -> None:
-        self.ordinal = array("q")
+        if GAMES_IN_MEMORY % GAMES_BLOCK:
+            raise ValueError("GAMES_IN_MEMORY must be a multiple of GAMES_BLOCK")
+        self.block = GAMES_BLOCK
+        self.rows = np.zeros(GAMES_IN_MEMORY, GAME_ROW)
+        self.held = 0
         self.names = bytearray()
-        self.name_ends = array("q")
+        #: Rows and bytes of names in the files (the rows in memory come after).
+        self.spilled = 0
+        self.names_spilled = 0
+        self.block_ordinals = array("q")
+        self.block_hands = array("q")
         self.files: list[str | None] = []
         self.file_numbers: dict[str | None, int] = {}
-        self.file = array("i")
-        self.who = array("q")
-        self.first_hand = array("q")
         self.hands = 0
+        self._files: tuple[IO[bytes], IO[bytes]] | None = None
+        self._block = lru_cache(maxsize=32)(self._read_block)
 
     @property
     def nbytes(self) -> int:
-        columns = (self.ordinal, self.name_ends, self.file, self.who, self.first_hand)
-        return len(self.names) + sum(c.itemsize * len(c) for c in columns)
+        index = self.block_ordinals.itemsize * (len(self.block_ordinals) + len(self.block_hands))
+        return self.rows.nbytes + len(self.names) + index
 
     def add(
         self, games: Sequence[GameHands], checked: _Checked, start: int, whose: list[int], copied: list[bool]
@@ -299,19 +335,105 @@ class _Games:
             (game_id or f"line {line}").encode("utf-8", "surrogatepass")
             for game_id, _, line, _ in (games[i] for i in chosen)
         ]
-        self.ordinal.extend([start + i for i in chosen])
-        self.name_ends.extend(np.cumsum([len(self.names), *map(len, names)])[1:].tolist())
-        self.names += b"".join(names)
-        self.file.extend([self._file_number(games[i][1]) for i in chosen])
-        self.who.extend([whose[k] for k in kept])
+        lengths = np.array([len(name) for name in names], np.int64)
         first_hands = np.cumsum([self.hands, *(checked.sizes[k] for k in kept)])
-        self.first_hand.extend(first_hands[:-1].tolist())
+        rows = np.zeros(len(kept), GAME_ROW)
+        rows["ordinal"] = np.array(chosen, np.int64) + start
+        rows["first_hand"] = first_hands[:-1]
+        rows["who"] = [whose[k] for k in kept]
+        rows["name_at"] = self.names_spilled + len(self.names) + np.cumsum(lengths) - lengths
+        rows["name_len"] = lengths
+        rows["file"] = [self._file_number(games[i][1]) for i in chosen]
+        self.names += b"".join(names)
         self.hands = int(first_hands[-1])
+        at = 0
+        while at < len(rows):
+            if self.held == len(self.rows):
+                self._spill()
+            taken = rows[at : at + len(self.rows) - self.held]
+            self.rows[self.held : self.held + len(taken)] = taken
+            self.held += len(taken)
+            at += len(taken)
         return first_hands[:-1]
 
     def row(self, ordinal: int) -> int:
-        """Where a kept game is, by its ordinal in the run."""
-        return bisect_left(self.ordinal, ordinal)
+        """Where a kept game is (its row), by its ordinal in the run."""
+        return self._find("ordinal", self.block_ordinals, ordinal, "left")
+
+    def of_hand(self, hand: int) -> int:
+        """The row of the game a hand (numbered across kept games) belongs to."""
+        return self._find("first_hand", self.block_hands, hand, "right") - 1
+
+    def who(self, row: int) -> int:
+        return int(self._row(row)["who"])
+
+    def first_hand(self, row: int) -> int:
+        return int(self._row(row)["first_hand"])
+
+    def named(self, row: int) -> tuple[str, str | None]:
+        """A kept game's name and file."""
+        found = self._row(row)
+        at, length = int(found["name_at"]), int(found["name_len"])
+        if at >= self.names_spilled:
+            name = bytes(self.names[at - self.names_spilled : at - self.names_spilled + length])
+        else:
+            name = os.pread(self._spill_files()[1].fileno(), length, at)
+        return name.decode("utf-8", "surrogatepass"), self.files[int(found["file"])]
+
+    def _find(self, column: str, firsts: array[int], value: int, side: Literal["left", "right"]) -> int:
+        """The row where ``value`` goes in ``column`` (in order across rows), as
+        ``np.searchsorted`` gives it: in memory, or in the block on file that holds it."""
+        if self.held and value >= self.rows[column][0]:
+            return self.spilled + int(np.searchsorted(self.rows[column][: self.held], value, side))
+        block = bisect_right(firsts, value) - 1
+        return block * self.block + int(np.searchsorted(self._block(block)[column], value, side))
+
+    def _row(self, row: int) -> Any:
+        if row >= self.spilled:
+            return self.rows[row - self.spilled]
+        block, at = divmod(row, self.block)
+        return self._block(block)[at]
+
+    def _read_block(self, block: int) -> Any:
+        size = self.block * GAME_ROW.itemsize
+        return np.frombuffer(os.pread(self._spill_files()[0].fileno(), size, block * size), GAME_ROW)
+
+    def _spill(self) -> None:
+        """The rows in memory (all of them: whole blocks) and their names go to the files."""
+        last = self.rows[self.held - 1]
+        names = int(last["name_at"]) + int(last["name_len"]) - self.names_spilled
+        rows_file, names_file = self._spill_files()
+        try:
+            rows_file.write(self.rows[: self.held].tobytes())
+            names_file.write(self.names[:names])
+            rows_file.flush()
+            names_file.flush()
+        except OSError as e:
+            raise TricklogError(
+                f"cannot keep the games seen in {tempfile.gettempdir()} ({failure(e)}); "
+                "point TMPDIR at a folder with room"
+            ) from e
+        self.block_ordinals.extend(self.rows["ordinal"][: self.held : self.block].tolist())
+        self.block_hands.extend(self.rows["first_hand"][: self.held : self.block].tolist())
+        self.spilled += self.held
+        self.held = 0
+        del self.names[:names]
+        self.names_spilled += names
+
+    def _spill_files(self) -> tuple[IO[bytes], IO[bytes]]:
+        """Two files of no name (gone when closed, or when the process ends however it ends)."""
+        if self._files is None:
+            try:
+                self._files = (
+                    tempfile.TemporaryFile(prefix="tricklog-games-"),  # noqa: SIM115  # kept open with the rows
+                    tempfile.TemporaryFile(prefix="tricklog-names-"),  # noqa: SIM115
+                )
+            except OSError as e:
+                raise TricklogError(
+                    f"cannot keep the games seen in {tempfile.gettempdir()} ({failure(e)}); "
+                    "point TMPDIR at a writable folder"
+                ) from e
+        return self._files
 
     def _file_number(self, file: str | None) -> int:
         number = self.file_numbers.get(file)
@@ -319,16 +441,6 @@ class _Games:
             number = self.file_numbers[file] = len(self.files)
             self.files.append(file)
         return number
-
-    def named(self, game: int) -> tuple[str, str | None]:
-        """A kept game's name and file (``game``: its row)."""
-        start = self.name_ends[game - 1] if game else 0
-        name = self.names[start : self.name_ends[game]].decode("utf-8", "surrogatepass")
-        return name, self.files[self.file[game]]
-
-    def of_hand(self, hand: int) -> int:
-        """The row of the game a hand (numbered across kept games) belongs to."""
-        return bisect_right(self.first_hand, hand) - 1
 
 
 def _in(file: str | None) -> str:

@@ -5,14 +5,20 @@ memory is tens of bytes a hand, with no Python object left per game or hand."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tracemalloc
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline import copies
 from pipeline.copies import CopyTracker, GameHands, hand_keys
 from pipeline.keytable import MAX_LOAD, MAX_SLOTS, key128
 from pipeline.parallel import ReplayDigest
@@ -140,11 +146,26 @@ def checked(games: list[GameHands | None], chunk: int) -> list[tuple[bool, list[
     return [(g.duplicate, g.violations) for g in _with_repeats(replayed(games), chunk)]
 
 
+@contextmanager
+def games_in_memory(rows: int, block: int) -> Iterator[None]:
+    """The kept games of the trackers made meanwhile go to their files past ``rows``."""
+    kept = copies.GAMES_IN_MEMORY, copies.GAMES_BLOCK
+    copies.GAMES_IN_MEMORY, copies.GAMES_BLOCK = rows, block
+    try:
+        yield
+    finally:
+        copies.GAMES_IN_MEMORY, copies.GAMES_BLOCK = kept
+
+
 @pytest.mark.parametrize("chunk", [1, 3, 2000])
+@pytest.mark.parametrize("kept", [(copies.GAMES_IN_MEMORY, copies.GAMES_BLOCK), (4, 2), (2, 1)])
 @settings(max_examples=200)
 @given(games=INPUT)
-def test_finds_what_the_dicts_found(chunk: int, games: list[GameHands | None]) -> None:
-    assert checked(games, chunk) == model(games)
+def test_finds_what_the_dicts_found(chunk: int, kept: tuple[int, int], games: list[GameHands | None]) -> None:
+    """Whether the games that can be first copies are in memory or in files, a block
+    of rows at a time (of two, or one, in memory before)."""
+    with games_in_memory(*kept):
+        assert checked(games, chunk) == model(games)
 
 
 def test_every_kind_of_copy_is_found_within_one_chunk_and_across_chunks() -> None:
@@ -210,6 +231,40 @@ def test_memory_is_tens_of_bytes_a_hand() -> None:
     hands = 50_000 * 10
     assert tracker.nbytes / hands < 40
     assert kept / hands < 40
+    # the games that can be first copies: the latest in memory, the rest in files
+    assert tracker.games.spilled >= 40_000 and tracker.games.held <= copies.GAMES_IN_MEMORY
+    assert tracker.games.nbytes < 50 * copies.GAMES_IN_MEMORY
+
+
+def test_games_that_cannot_go_to_their_file_are_a_clear_error(tmp_path: Path) -> None:
+    """A file size limit (as a full disk does): the error says where and what to do,
+    and the files, which have no name, leave nothing behind."""
+    script = (
+        "import resource, signal, sys\n"
+        "from pipeline.copies import CopyTracker, GAMES_IN_MEMORY\n"
+        "from pipeline.violations import TricklogError\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from test_copies import synthetic_chunk\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "tracker = CopyTracker()\n"
+        "try:\n"
+        "    for start in range(0, GAMES_IN_MEMORY + 2000, 2000):\n"
+        "        tracker.check(synthetic_chunk(start, 2000, 1))\n"
+        "except TricklogError as e:\n"
+        "    print(e)\n"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout
+    assert out.startswith(f"cannot keep the games seen in {tmp_path} (File too large)"), out
+    assert "point TMPDIR at a folder with room" in out
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_tables_take_their_budget_at_the_start() -> None:
