@@ -48,9 +48,11 @@ BLOCK = 256
 SCAN_SHARE = 1 / 16
 #: Rows read at a time when runs are merged, scanned or the filter is rebuilt.
 CHUNK = 1 << 14
-#: Bits of the Bloom filter a key (at most twice that many when it has just grown), and probes a key.
+#: Bits of the Bloom filter a key (at most 1.5 times that many when it has just grown), and probes a key.
 BITS_PER_KEY = 16
 PROBES = 11
+#: A filter outgrown is made again for this many times the keys it was made for (or for all the keys, if more).
+GROWTH = 1.5
 #: Keys probed at a time (the probes of a key take 88 bytes while they are worked out):
 #: at 4,096, the probes of a 768 KB key table's spill took twice the table.
 SLICE = 1024
@@ -69,16 +71,17 @@ class Bloom:
 
     def __init__(self, capacity: int) -> None:
         self.capacity = max(capacity, 1024)
-        size = 1 << (self.capacity * BITS_PER_KEY - 1).bit_length()  # bits, a power of two
+        # bits, whole bytes: not rounded up to a power of two, which took up to twice the memory
+        size = -(-self.capacity * BITS_PER_KEY // 8) * 8
         self.bits = np.zeros(size // 8, np.uint8)
-        self.mask = np.uint64(size - 1)
+        self.size = np.uint64(size)
 
     def _probes(self, hi: U64, lo: U64) -> U64:
         """Each key's bit positions, ``(PROBES, n)`` (double hashing)."""
         first = (hi * GOLDEN) ^ (lo >> np.uint64(29))
         step = ((lo * MIXER) ^ (hi >> np.uint64(31))) | np.uint64(1)
         steps = np.arange(PROBES, dtype=np.uint64)[:, None]
-        probes: U64 = (first[None, :] + steps * step[None, :]) & self.mask  # arrays wrap around silently
+        probes: U64 = (first[None, :] + steps * step[None, :]) % self.size  # arrays wrap around silently
         return probes
 
     def add(self, hi: U64, lo: U64) -> None:
@@ -267,14 +270,14 @@ class DiskKeys:
         self._dir = None
 
     def _grow_bloom(self, keys: int) -> None:
-        """A filter for ``keys`` keys: when it outgrows the one it has, a filter twice
-        as big, given every key held again (read back from the runs).  The old one
+        """A filter for ``keys`` keys: when it outgrows the one it has, a filter
+        :data:`GROWTH` times as big, given every key held again (read back from the runs).  The old one
         is let go first, so that the two are never held at once; until the new one
         is whole (or if the runs cannot be read back), a small filter that may hold
         every key stands in: lookups then go to the disk, and find what is there."""
         if keys <= self.bloom.capacity:
             return
-        capacity = max(keys, 2 * self.bloom.capacity)
+        capacity = max(keys, int(GROWTH * self.bloom.capacity))
         self.bloom = Bloom(0)
         self.bloom.bits.fill(0xFF)
         bloom = Bloom(capacity)
