@@ -19,9 +19,9 @@ what a message needs of a game that can be a first copy (checked, and no copy
 itself: its name, file and identity) is kept, a row of numbers and a name
 each, the latest 16,384 in memory and the rest on disk (:class:`_Games`).
 Each table holds 768 KB of keys in memory (taken at the start) and the rest
-on disk, with 2 to 4 bytes a key left in memory (a Bloom filter:
+on disk, with 2 to 3 bytes a key left in memory (a Bloom filter:
 :class:`~pipeline.diskkeys.DiskKeys`): past a few hundred thousand hands,
-what grows is 2 to 4 bytes a distinct hand and game, where the dicts took 200.
+what grows is 2 to 3 bytes a distinct hand and game, where the dicts took 200.
 
 >>> t = CopyTracker()
 >>> t.check([("a", "a.egn", None, ["x", "y"]), ("b", "b.egn", None, ["x", "y"])])[1].violations[0].code

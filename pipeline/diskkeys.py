@@ -7,7 +7,7 @@ tables (:class:`~pipeline.keytable.KeyTable`,
 :class:`~pipeline.warehouse.known.KeyRuns`) hand their keys to
 :class:`DiskKeys`: sorted runs of rows in files of a temporary folder (it
 follows ``TMPDIR``), merged as they come to similar sizes.  What stays in
-memory is 2 to 4 bytes a key: a Bloom filter that rules out, without reading the
+memory is 2 to 3 bytes a key: a Bloom filter that rules out, without reading the
 disk, every key never added but about one in two thousand, and each run's
 first key of every block of rows.
 

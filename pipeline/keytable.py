@@ -7,7 +7,7 @@ over three numpy arrays: the key's high and low 64 bits and an int64 payload,
 -1 marking an empty slot.  It doubles before a batch could take it above 70%
 full, so it holds 34 to 69 bytes a key.  It grows to ``max_slots`` at most
 (768 KB by default): past that its keys go to disk (:class:`~pipeline.diskkeys.DiskKeys`,
-2 to 4 bytes a key left in memory) and it starts again empty.
+2 to 3 bytes a key left in memory) and it starts again empty.
 
 It is used a batch at a time (:meth:`KeyTable.insert_or_get`), in numpy
 operations over the whole batch: a round of probing moves every key still
