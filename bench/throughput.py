@@ -30,7 +30,7 @@ round on every game is also a copy that validate reports; the peer replays
 the same hands).  Wall times are medians of ``--runs`` runs, interleaved; the
 machines are shared, so read the ratios, measured in one run, not the seconds::
 
-    python bench/throughput.py --games 5000 --runs 3 --input-mb 200 --large-mb 2000 --rss-load --dask-large
+    python bench/throughput.py --games 5000 --runs 3 --input-mb 200 --large-mb 2000 --rss-load --dask-large --distinct
     python bench/throughput.py --games 500 --runs 1 --input-mb 0 --large-mb 0   # quick
 
 Prints the ratios and writes everything to ``--out`` (JSON).  Needs the test
