@@ -984,9 +984,10 @@ def load_dask(
         hashing = _in_background(lambda: session.after_import(reading.read), "tricklog-read", daemon=True)
         summary = LoadSummary(1, str(directory), files)
         staging = fresh_beside(target)  # what killed loads left there goes (a data set each)
+        dask = opening.result()  # outside the writes: a cluster that cannot start is no full disk
         try:
             _load_on(
-                opening.result(),
+                dask,
                 (reading, hashing),
                 split_bytes,
                 summary,
@@ -1035,7 +1036,7 @@ def move_into_place(staging: Path, target: Path) -> None:
         if aside is not None:
             os.replace(aside / "data", target)
         raise WarehouseError(
-            f"{target}: cannot move the new data set there ({e.strerror}); what was there is kept"
+            f"{target}: cannot move the new data set there ({failure(e)}); what was there is kept"
         ) from e
     finally:
         if aside is not None:

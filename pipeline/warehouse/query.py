@@ -24,6 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from pipeline.atomic import atomic_file, atomic_path, write_error
+from pipeline.violations import failure
 from pipeline.warehouse.ddl import WarehouseError
 from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
 
@@ -59,8 +60,10 @@ def query_text(query: str) -> str:
         raise WarehouseError(f"{query}: no such file (give a .sql file, or one SQL statement)")
     try:
         return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise WarehouseError(f"{query}: cannot read: {getattr(e, 'strerror', None) or e}") from e
+    except OSError as e:
+        raise WarehouseError(f"{query}: cannot read: {failure(e)}") from e
+    except UnicodeDecodeError as e:
+        raise WarehouseError(f"{query}: cannot read: {e}") from e
 
 
 def check_read_only(query: str) -> None:
