@@ -423,6 +423,7 @@ def main() -> None:
         / measured["openspiel_peer"]["median_cpu"],
     }
     memory: dict[str, Any] = {}
+    distinct: dict[str, Any] = {}
     if args.large_mb > 0:
         path = work / "large.jsonl"
         grown(games, int(args.large_mb * 1e6), path)
@@ -454,8 +455,8 @@ def main() -> None:
         path.unlink()
         print(f"  large input ({args.large_mb:.0f} MB) measured", flush=True)
         if args.distinct:
-            memory["distinct"] = distinct_memory(args, work, db, dataset)
-            for kind, (small, large) in memory["distinct"]["peak_rss"].items():
+            distinct = distinct_memory(args, work, db, dataset)
+            for kind, (small, large) in distinct["peak_rss"].items():
                 ratios[f"{kind} peak RSS, large / compared input (distinct games)"] = large / small
     size = games_file.stat().st_size / 1e6
     print(f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds):")
@@ -465,8 +466,6 @@ def main() -> None:
             f"  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB (runs {_spread(entry['peak_rss_runs'])})"
         )
     for name, entry in memory.items():
-        if name == "distinct":
-            continue
         print(
             f"  {name:19} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
             f"  ({entry['bytes'] / 1e6:.0f} MB input)"
@@ -482,6 +481,7 @@ def main() -> None:
         "machine": env_note,
         "measured": measured,
         "memory": memory,
+        "distinct": distinct,
         "ratios": ratios,
     }
     args.out.write_text(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode() + "\n")
