@@ -30,6 +30,7 @@ same kind removes too when a killed run left it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
@@ -114,6 +115,22 @@ def clear_leftovers(target: Path) -> None:
                 pid = entry.name[len(prefix) :].split("-", 1)[0]
                 if not pid.isdigit() or not _alive(int(pid)):
                     _remove(entry)
+
+
+def scratch_error(what: str, folder: str, error: OSError) -> TricklogError:
+    """The one-line error of temporary files (``what`` they hold) that could not be
+    written in ``folder``, with the advice the error calls for.
+
+    >>> import errno
+    >>> print(scratch_error("the keys of the games seen", "/tmp", OSError(errno.ENOSPC, "")))
+    cannot keep the keys of the games seen in /tmp (No space left on device); point TMPDIR at a folder with room
+    >>> print(scratch_error("the games seen", "/ro", OSError(errno.EROFS, "")))
+    cannot keep the games seen in /ro (Read-only file system); point TMPDIR at a writable folder
+    """
+    reason = failure(error)  # Arrow's errors give their number only in their text
+    full = reason in {os.strerror(code) for code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)}
+    advice = "a folder with room" if full else "a writable folder"
+    return TricklogError(f"cannot keep {what} in {folder} ({reason}); point TMPDIR at {advice}")
 
 
 def scratch_folder(kind: str, folder: str | None = None) -> tempfile.TemporaryDirectory[str]:

@@ -48,9 +48,10 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
+from pipeline.atomic import scratch_error
 from pipeline.games import game_for_record
 from pipeline.keytable import I64, MAX_SLOTS, KeyTable, key128, split_keys
-from pipeline.violations import TricklogError, Violation, failure
+from pipeline.violations import Violation
 
 #: What the tracker is told of a game: its id, file, line and its hands' fingerprints.
 GameHands = tuple[str | None, str | None, int | None, Sequence[str | None]]
@@ -409,10 +410,7 @@ class _Games:
             rows_file.flush()
             names_file.flush()
         except OSError as e:
-            raise TricklogError(
-                f"cannot keep the games seen in {tempfile.gettempdir()} ({failure(e)}); "
-                "point TMPDIR at a folder with room"
-            ) from e
+            raise scratch_error("the games seen", tempfile.gettempdir(), e) from e
         self.block_ordinals.extend(self.rows["ordinal"][: self.held : self.block].tolist())
         self.block_hands.extend(self.rows["first_hand"][: self.held : self.block].tolist())
         self.spilled += self.held
@@ -429,10 +427,7 @@ class _Games:
                     tempfile.TemporaryFile(prefix="tricklog-names-"),  # noqa: SIM115
                 )
             except OSError as e:
-                raise TricklogError(
-                    f"cannot keep the games seen in {tempfile.gettempdir()} ({failure(e)}); "
-                    "point TMPDIR at a writable folder"
-                ) from e
+                raise scratch_error("the games seen", tempfile.gettempdir(), e) from e
         return self._files
 
     def _file_number(self, file: str | None) -> int:

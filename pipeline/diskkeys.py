@@ -36,8 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.atomic import scratch_folder
-from pipeline.violations import TricklogError, failure
+from pipeline.atomic import scratch_error, scratch_folder
 
 U64 = npt.NDArray[np.uint64]
 Rows = npt.NDArray[np.uint64]
@@ -306,10 +305,7 @@ class DiskKeys:
                 written += len(piece)
         except OSError as e:
             self._drop(fd, path)
-            raise TricklogError(
-                f"cannot keep the keys of the games seen in {os.path.dirname(path)} ({failure(e)}); "
-                "point TMPDIR at a folder with room"
-            ) from e
+            raise scratch_error("the keys of the games seen", os.path.dirname(path), e) from e
         return _Run(fd, path, written, np.concatenate(firsts) if firsts else np.empty(0, np.uint64))
 
     def _merged(self, a: _Run, b: _Run) -> _Run:
@@ -344,9 +340,8 @@ class DiskKeys:
             try:
                 self._dir = scratch_folder("keys", self.folder)
             except OSError as e:
-                raise TricklogError(
-                    f"cannot make a folder for the keys of the games seen ({failure(e)}); "
-                    "point TMPDIR at a writable folder"
+                raise scratch_error(
+                    "the keys of the games seen", self.folder or tempfile.gettempdir(), e
                 ) from e
             self._closing = weakref.finalize(self, _close, self._fds, self._dir)
         self._made += 1

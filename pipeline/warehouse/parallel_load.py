@@ -15,8 +15,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from pipeline.atomic import scratch_error
 from pipeline.parallel import chunks_with_fast_path, worth_spreading
-from pipeline.violations import TricklogError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -124,12 +124,8 @@ class RowsFile:
             if path is not None:
                 with contextlib.suppress(OSError):  # its folder gone: the load ended meanwhile
                     os.unlink(path)
-            if isinstance(e, OSError):  # pyarrow's say little more than the errno's text
-                reason = os.strerror(e.errno) if e.errno else str(e)
-                raise TricklogError(
-                    f"cannot keep the rows the workers built in {folder} ({reason}); "
-                    "point TMPDIR at a folder with room"
-                ) from None
+            if isinstance(e, OSError):
+                raise scratch_error("the rows the workers built", folder, e) from None
             raise
         return cls(path, spans)
 
