@@ -203,19 +203,28 @@ def _insert(con: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
 
 
 class _Workers:
-    """Worker processes from a clean server process, kept for the whole run."""
+    """Worker processes from a clean server process, kept for the whole run; one
+    that ends before its work is done is a :class:`~pipeline.parallel.WorkerLost`."""
 
     def __init__(self, jobs: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
         from pipeline.forkserver import worker_context
 
-        self._pool = worker_context(fresh=True).Pool(jobs)
+        self._pool = ProcessPoolExecutor(jobs, worker_context(fresh=True))
 
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:
-        return self._pool.map(work, chunks)
+        from concurrent.futures.process import BrokenProcessPool
+
+        from pipeline.parallel import WorkerLost
+
+        try:
+            return list(self._pool.map(work, chunks))
+        except BrokenProcessPool:
+            raise WorkerLost(" (the batches of hands analysed are kept: it goes on from there)") from None
 
     def close(self) -> None:
-        self._pool.close()
-        self._pool.join()
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["Analysis", "AnalyzeSummary", "analyses", "analyze", "study_reports"]

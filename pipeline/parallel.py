@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import gc
 import os
-import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, count, islice
-from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
 from pipeline import kernels
@@ -28,7 +28,7 @@ from pipeline.copies import fingerprints_of
 from pipeline.forkserver import worker_context
 from pipeline.games import ClearedReplay, clear_lines, replay_items
 from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
-from pipeline.violations import Violation
+from pipeline.violations import TricklogError, Violation
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -145,21 +145,39 @@ def in_workers(
     a caller holding an open database connection needs (a forked child would
     share its file handles and locks).  ``setup`` is ``(function, args)`` run
     once in each worker as it starts.  The workers run at a lower priority than
-    this process, which takes their results (``WORKER_NICENESS``)."""
-    pending: deque[tuple[T, AsyncResult[R]]] = deque()
-    with worker_context(fresh).Pool(jobs, _start_worker, (setup,)) as pool:
-        try:
-            for done in count(1):
-                while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
-                    pending.append((chunk, pool.apply_async(work, (chunk,))))
-                if not pending:
-                    return
-                chunk, result = pending.popleft()
-                yield chunk, result.get()
-                if done % TRIM_EVERY == 0:
-                    release_freed_memory()
-        finally:  # left early (an error, or the caller stopped): before the pool is terminated
-            _let_finish(result for _, result in pending)
+    this process, which takes their results (``WORKER_NICENESS``).
+
+    A worker that ends before its chunk is done (killed: by the system when
+    memory runs out, or by hand) is a :class:`WorkerLost`, not a wait for good:
+    a ``multiprocessing.Pool`` started another worker and waited for the lost
+    chunk for ever (and, had the worker died sending a result, its queue's lock
+    held, the pool could not even be closed)."""
+    pending: deque[tuple[T, Future[R]]] = deque()
+    pool = ProcessPoolExecutor(jobs, worker_context(fresh), initializer=_start_worker, initargs=(setup,))
+    try:
+        for done in count(1):
+            while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
+                pending.append((chunk, pool.submit(work, chunk)))
+            if not pending:
+                return
+            chunk, result = pending.popleft()
+            yield chunk, result.result()
+            if done % TRIM_EVERY == 0:
+                release_freed_memory()
+    except BrokenProcessPool:
+        raise WorkerLost() from None
+    finally:  # the chunks not started are dropped; those in the workers end first
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerLost(TricklogError):
+    """A worker process ended before its chunk was done."""
+
+    def __init__(self, kept: str = "") -> None:
+        super().__init__(
+            "a worker process ended before its work was done (most often the system killed it, "
+            f"out of memory); run the command again with more memory, or fewer --jobs{kept}"
+        )
 
 
 def _start_worker(setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:
@@ -170,24 +188,6 @@ def _start_worker(setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> 
     if setup is not None:
         function, args = setup
         function(*args)
-
-
-#: How long, at most, a pool left early waits for the chunks still in its workers.
-IN_FLIGHT_WAIT = 60.0
-
-
-def _let_finish(results: Iterable[AsyncResult[Any]], wait: float = IN_FLIGHT_WAIT) -> None:
-    """Wait for the chunks still in flight, up to ``wait`` seconds in all.
-
-    Leaving a pool terminates its workers, and a worker killed while it sends a
-    result holds the lock of the pool's result queue for good: the pool's own
-    thread then waits on it forever, and so did the command (a load that met a
-    full disk, in a run of the tests; a pool of results of 8 MB left after two,
-    4 times in 10).  Once its chunk's result is in, a worker sends nothing more,
-    and terminating it is safe."""
-    deadline = time.monotonic() + wait
-    for result in results:
-        result.wait(max(0.0, deadline - time.monotonic()))
 
 
 #: Chunks received between two :func:`release_freed_memory`.

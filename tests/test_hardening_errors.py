@@ -4,6 +4,7 @@ and never leave half an output file behind."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -15,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -332,3 +334,70 @@ def test_a_database_in_a_folder_without_write_access(tmp_path: Path) -> None:
         assert "cannot write" in one_line_error(proc)
     finally:
         folder.chmod(0o755)
+
+
+def _kill_a_worker(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` and kill one of its worker processes once it is at work (two
+    are up, and it has taken some CPU time), as the system does to a process when
+    memory runs out; what the command then did."""
+    import psutil
+
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    main = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 120
+    workers: list[psutil.Process] = []
+    while len(workers) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, (
+            "the command ended before its workers started"
+        )
+        time.sleep(0.01)
+        with contextlib.suppress(psutil.Error):
+            workers = [p for p in main.children(recursive=True) if _is_worker(p, main)]
+            if workers and sum(workers[-1].cpu_times()[:2]) < 0.05:
+                workers = []
+    workers[-1].kill()
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        for process in [main, *main.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        proc.communicate()
+        raise AssertionError("the command waited for the lost worker's chunk for ever") from None
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
+def _is_worker(process: Any, main: Any) -> bool:
+    """A pool's worker: forked from the command, or from its fork server (not the
+    server itself, nor multiprocessing's resource tracker)."""
+    line = " ".join(process.cmdline())
+    if "resource_tracker" in line:
+        return False
+    return process.ppid() != main.pid or "forkserver" not in line
+
+
+@pytest.mark.parametrize("command", ["validate", "load"])
+def test_a_worker_killed_ends_the_command_with_one_line(command: str, big: Path, tmp_path: Path) -> None:
+    """A worker killed mid-run (the system's out-of-memory killer): the command ends,
+    exit 2 and one line, where it waited for the lost chunk for ever; a load keeps
+    what it committed, marks its run aborted, and the same load completes it."""
+    db = tmp_path / "w.duckdb"
+    args = [*TRICKLOG, command, str(big), "--jobs", "2", *(["--db", str(db)] if command == "load" else [])]
+    error = one_line_error(_kill_a_worker(args))
+    assert error.startswith("tricklog: a worker process ended before its work was done"), error
+    if command == "validate":
+        return
+    assert "what this load committed is kept" in error
+    proc = run_cli(*args[len(TRICKLOG) :])
+    assert proc.returncode == 1, proc.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        runs = con.execute("select status from ingest_runs order by run_id").fetchall()
+        lines, games, present, quarantined = con.execute(
+            "select lines, games_loaded, already_present, quarantined from ingest_runs order by run_id desc limit 1"
+        ).fetchone()  # type: ignore[misc]
+        assert runs == [("aborted",), ("complete",)]
+        assert lines == games + present + quarantined == big.read_bytes().count(b"\n")
+        assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
+    finally:
+        con.close()

@@ -363,9 +363,13 @@ class _Loader:
                 for file in self.files:
                     self._read(file, fmt)
                 self.flush()
-        except BaseException:
+        except BaseException as e:
             with contextlib.suppress(Exception):
                 _end_run(self.con, self.summary.run_id, "aborted")
+            from pipeline.parallel import WorkerLost  # loaded already, if one is lost
+
+            if isinstance(e, WorkerLost):
+                raise WorkerLost(" (what this load committed is kept: it goes on from there)") from None
             raise
         _end_run(self.con, self.summary.run_id, "complete")
         return self.summary
