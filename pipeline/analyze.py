@@ -214,14 +214,10 @@ class _Workers:
         self._pool = ProcessPoolExecutor(jobs, worker_context(fresh=True))
 
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:
-        from concurrent.futures.process import BrokenProcessPool
+        from pipeline.parallel import lost_worker_reported
 
-        from pipeline.parallel import WorkerLost
-
-        try:
+        with lost_worker_reported(" (the batches of hands analysed are kept: it goes on from there)"):
             return list(self._pool.map(work, chunks))
-        except BrokenProcessPool:
-            raise WorkerLost(" (the batches of hands analysed are kept: it goes on from there)") from None
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -155,17 +155,16 @@ def in_workers(
     pending: deque[tuple[T, Future[R]]] = deque()
     pool = ProcessPoolExecutor(jobs, worker_context(fresh), initializer=_start_worker, initargs=(setup,))
     try:
-        for done in count(1):
-            while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
-                pending.append((chunk, pool.submit(work, chunk)))
-            if not pending:
-                return
-            chunk, result = pending.popleft()
-            yield chunk, result.result()
-            if done % TRIM_EVERY == 0:
-                release_freed_memory()
-    except BrokenProcessPool:
-        raise WorkerLost() from None
+        with lost_worker_reported():
+            for done in count(1):
+                while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
+                    pending.append((chunk, pool.submit(work, chunk)))
+                if not pending:
+                    return
+                chunk, result = pending.popleft()
+                yield chunk, result.result()
+                if done % TRIM_EVERY == 0:
+                    release_freed_memory()
     finally:  # the chunks not started are dropped; those in the workers end first
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -173,11 +172,21 @@ def in_workers(
 class WorkerLost(TricklogError):
     """A worker process ended before its chunk was done."""
 
-    def __init__(self, kept: str = "") -> None:
+    def __init__(self, kept: str = "", *, jobs: bool = True) -> None:
         super().__init__(
             "a worker process ended before its work was done (most often the system killed it, "
-            f"out of memory); run the command again with more memory, or fewer --jobs{kept}"
+            f"out of memory); run the command again with more memory{', or fewer --jobs' if jobs else ''}{kept}"
         )
+
+
+@contextmanager
+def lost_worker_reported(kept: str = "", *, jobs: bool = True) -> Iterator[None]:
+    """A pool's worker gone (``BrokenProcessPool``) as a :class:`WorkerLost`, which
+    says what was ``kept`` (and, for a command with ``jobs``, that fewer would do)."""
+    try:
+        yield
+    except BrokenProcessPool:
+        raise WorkerLost(kept, jobs=jobs) from None
 
 
 def _start_worker(setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:

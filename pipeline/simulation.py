@@ -30,8 +30,9 @@ from typing import Any, Protocol
 
 import orjson
 
+from pipeline.atomic import atomic_file
 from pipeline.faults import Corruption, CorruptionPlanner, FaultPlanter
-from pipeline.violations import TricklogError, failure
+from pipeline.violations import TricklogError
 
 #: The ``source`` of every simulated record.
 SOURCE = "tricklog-simulate"
@@ -133,19 +134,17 @@ class Harness:
         planner = None
         if corrupt_rate > 0:
             planner = CorruptionPlanner(self.planter(), random.Random(f"{self.corrupt_stream}/{seed}"))
-        try:
-            with result.path.open("wb") as out:
-                for index, (line, hands) in enumerate(self._game_lines(n, seed, preset, workers)):
-                    result.games += 1
-                    result.hands += hands
-                    game_id = self.game_id_of(seed, index)
-                    out.write(_maybe_corrupt(line, game_id, planner, corrupt_rate, result) + b"\n")
-        except OSError as e:
-            raise TricklogError(f"{path}: cannot write: {failure(e)}") from e
+        with atomic_file(result.path) as out:  # whole or not written: an error keeps the file there was
+            for index, (line, hands) in enumerate(self._game_lines(n, seed, preset, workers)):
+                result.games += 1
+                result.hands += hands
+                game_id = self.game_id_of(seed, index)
+                out.write(_maybe_corrupt(line, game_id, planner, corrupt_rate, result) + b"\n")
         if planner is not None:
             result.corruptions_path = corruptions_path_for(result.path)
             entries = [c.to_json() for c in result.corruptions]
-            result.corruptions_path.write_bytes(orjson.dumps(entries, option=orjson.OPT_INDENT_2) + b"\n")
+            with atomic_file(result.corruptions_path) as out:
+                out.write(orjson.dumps(entries, option=orjson.OPT_INDENT_2) + b"\n")
         return result
 
     def _game_lines(self, n: int, seed: int, preset: str, workers: int | None) -> Iterator[tuple[bytes, int]]:
@@ -162,7 +161,12 @@ class Harness:
         chunks = [
             (self.simulate_game, start, min(start + CHUNK, n), seed, preset) for start in range(0, n, CHUNK)
         ]
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        from pipeline.parallel import lost_worker_reported
+
+        with (
+            lost_worker_reported(jobs=False),
+            ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool,
+        ):
             for lines in pool.map(_simulate_chunk, chunks):
                 yield from lines
 

@@ -401,3 +401,15 @@ def test_a_worker_killed_ends_the_command_with_one_line(command: str, big: Path,
         assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
     finally:
         con.close()
+
+
+def test_simulate_with_a_worker_killed_keeps_the_file_there_was(tmp_path: Path) -> None:
+    """``simulate`` writes its file whole or not at all: a worker killed mid-run ends
+    it with one line, and the file of an earlier run is there as it was, alone."""
+    out = tmp_path / "games.jsonl"
+    out.write_bytes(b"an earlier run's\n")
+    error = one_line_error(_kill_a_worker([*TRICKLOG, "simulate", "--games", "20000", "--output", str(out)]))
+    assert error.startswith("tricklog: a worker process ended before its work was done"), error
+    assert "--jobs" not in error  # simulate has none
+    assert out.read_bytes() == b"an earlier run's\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
