@@ -210,8 +210,11 @@ class _Workers:
         from concurrent.futures import ProcessPoolExecutor
 
         from pipeline.forkserver import worker_context
+        from pipeline.parallel import leave_interrupts_to_the_caller
 
-        self._pool = ProcessPoolExecutor(jobs, worker_context(fresh=True))
+        self._pool = ProcessPoolExecutor(
+            jobs, worker_context(fresh=True), initializer=leave_interrupts_to_the_caller
+        )
 
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:
         from pipeline.parallel import lost_worker_reported

@@ -395,8 +395,11 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("tricklog: interrupted", err=True)
-        sys.exit(130)
+        _interrupted()
+    except RuntimeError as e:
+        if str(e) != DUCKDB_INTERRUPTED:
+            raise
+        _interrupted()
     except BrokenPipeError:
         sys.exit(EXIT_CLEAN)
     except OSError as e:  # a write that failed where no command expected it (stdout, say)
@@ -407,6 +410,16 @@ def main() -> None:
     finally:
         if early:  # the load's cluster is closed; no pool of workers from the server is left
             stop_fork_server()
+
+
+#: What DuckDB raises (a ``RuntimeError``) when Ctrl-C stops one of its queries.
+DUCKDB_INTERRUPTED = "Query interrupted"
+
+
+def _interrupted() -> NoReturn:
+    """Ctrl-C: exit 130, as a shell does, with a line rather than a traceback."""
+    typer.echo("tricklog: interrupted", err=True)
+    sys.exit(130)
 
 
 def _skip_collections_at_exit() -> None:

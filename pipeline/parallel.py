@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -189,9 +190,17 @@ def lost_worker_reported(kept: str = "", *, jobs: bool = True) -> Iterator[None]
         raise WorkerLost(kept, jobs=jobs) from None
 
 
+def leave_interrupts_to_the_caller() -> None:
+    """A worker's start: Ctrl-C, which reaches every process of the command, is left
+    to the caller, which stops the pool (each worker printed a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _start_worker(setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:
-    """A worker's start: a priority below its caller's (``WORKER_NICENESS``; left as
-    it is where there is no ``os.nice``), then the caller's ``setup``, if any."""
+    """A worker's start: Ctrl-C left to the caller, a priority below its
+    caller's (``WORKER_NICENESS``; left as it is where there is no ``os.nice``),
+    then the caller's ``setup``, if any."""
+    leave_interrupts_to_the_caller()
     with suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
     if setup is not None:

@@ -161,11 +161,12 @@ class Harness:
         chunks = [
             (self.simulate_game, start, min(start + CHUNK, n), seed, preset) for start in range(0, n, CHUNK)
         ]
-        from pipeline.parallel import lost_worker_reported
+        from pipeline.parallel import leave_interrupts_to_the_caller, lost_worker_reported
 
+        fork = multiprocessing.get_context("fork")
         with (
             lost_worker_reported(jobs=False),
-            ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool,
+            ProcessPoolExecutor(workers, fork, initializer=leave_interrupts_to_the_caller) as pool,
         ):
             for lines in pool.map(_simulate_chunk, chunks):
                 yield from lines

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -337,12 +337,22 @@ def test_a_database_in_a_folder_without_write_access(tmp_path: Path) -> None:
 
 
 def _kill_a_worker(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``command`` and kill one of its worker processes once it is at work (two
-    are up, and it has taken some CPU time), as the system does to a process when
-    memory runs out; what the command then did."""
+    """Run ``command`` and kill one of its worker processes once it is at work, as
+    the system does to a process when memory runs out; what the command then did."""
+    return _at_work(command, lambda _, workers: workers[-1].kill(), env)
+
+
+def _at_work(
+    command: list[str], act: Callable[[int, list[Any]], None], env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` (its own process group), ``act(its pid, its workers)`` once
+    they are at work (two are up, and the last has taken some CPU time), and
+    what the command then did."""
     import psutil
 
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     main = psutil.Process(proc.pid)
     deadline = time.monotonic() + 120
     workers: list[psutil.Process] = []
@@ -355,15 +365,13 @@ def _kill_a_worker(command: list[str], env: dict[str, str] | None = None) -> sub
             workers = [p for p in main.children(recursive=True) if _is_worker(p, main)]
             if workers and sum(workers[-1].cpu_times()[:2]) < 0.05:
                 workers = []
-    workers[-1].kill()
+    act(proc.pid, workers)
     try:
         out, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
-        for process in [main, *main.children(recursive=True)]:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        raise AssertionError("the command waited for the lost worker's chunk for ever") from None
+        raise AssertionError("the command waited for ever") from None
     return subprocess.CompletedProcess(command, proc.returncode, out, err)
 
 
@@ -413,3 +421,40 @@ def test_simulate_with_a_worker_killed_keeps_the_file_there_was(tmp_path: Path) 
     assert "--jobs" not in error  # simulate has none
     assert out.read_bytes() == b"an earlier run's\n"
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
+@pytest.mark.parametrize("command", ["validate", "load"])
+def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
+    command: str, big: Path, tmp_path: Path
+) -> None:
+    """Ctrl-C reaches every process of the command (its process group): the command
+    ends with 130, no traceback from it (DuckDB's "Query interrupted" included) nor
+    from its workers, none of which is left; a load's run is marked aborted, and
+    the same load completes it.  It waited for ever, with a pool of workers."""
+    import psutil
+
+    db = tmp_path / "w.duckdb"
+    args = [*TRICKLOG, command, str(big), "--jobs", "2", *(["--db", str(db)] if command == "load" else [])]
+    left: list[Any] = []
+
+    def interrupt(pid: int, workers: list[Any]) -> None:
+        left.extend(workers)
+        os.killpg(pid, signal.SIGINT)
+
+    proc = _at_work(args, interrupt)
+    assert proc.returncode == 130, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and proc.stderr in ("", "tricklog: interrupted\n"), proc.stderr[
+        -2000:
+    ]
+    assert not [w for w in left if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    if command == "load":
+        assert run_cli(*args[len(TRICKLOG) :]).returncode == 1
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            assert con.execute("select status from ingest_runs order by run_id").fetchall() == [
+                ("aborted",),
+                ("complete",),
+            ]
+            assert con.execute("select count(*) from games").fetchone()[0] == 3000 + len(corrupt_lines())  # type: ignore[index]
+        finally:
+            con.close()
