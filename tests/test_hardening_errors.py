@@ -423,18 +423,23 @@ def test_simulate_with_a_worker_killed_keeps_the_file_there_was(tmp_path: Path) 
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
 
 
-@pytest.mark.parametrize("command", ["validate", "load"])
+@pytest.mark.parametrize("command", ["validate", "load", "dask"])
 def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
     command: str, big: Path, tmp_path: Path
 ) -> None:
     """Ctrl-C reaches every process of the command (its process group): the command
     ends with 130, no traceback from it (DuckDB's "Query interrupted" included) nor
-    from its workers, none of which is left; a load's run is marked aborted, and
-    the same load completes it.  It waited for ever, with a pool of workers."""
+    from its workers (a local Dask cluster's too), none of which is left; a load's
+    run is marked aborted, and the same load completes it; a Dask load leaves no
+    data set.  It waited for ever, with a pool of workers."""
     import psutil
 
-    db = tmp_path / "w.duckdb"
-    args = [*TRICKLOG, command, str(big), "--jobs", "2", *(["--db", str(db)] if command == "load" else [])]
+    db = tmp_path / ("dataset" if command == "dask" else "w.duckdb")
+    args = {
+        "validate": [*TRICKLOG, "validate", str(big), "--jobs", "2"],
+        "load": [*TRICKLOG, "load", str(big), "--jobs", "2", "--db", str(db)],
+        "dask": [*TRICKLOG, "load", str(big), "--engine", "dask", "--jobs", "2", "--db", str(db)],
+    }[command]
     left: list[Any] = []
 
     def interrupt(pid: int, workers: list[Any]) -> None:
@@ -447,6 +452,8 @@ def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
         -2000:
     ]
     assert not [w for w in left if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    if command == "dask":
+        assert list(tmp_path.iterdir()) == []
     if command == "load":
         assert run_cli(*args[len(TRICKLOG) :]).returncode == 1
         con = duckdb.connect(str(db), read_only=True)

@@ -40,6 +40,7 @@ import logging
 import os
 import pickle
 import shutil
+import signal
 import threading
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
@@ -1155,7 +1156,10 @@ class _client:
             import dask
 
             n = self.workers or os.cpu_count() or 1
-            with _forked_workers(), dask.config.set({**LEAN_CLUSTER, **ONE_SPLIT_A_WORKER}):
+            with (
+                _forked_workers(),
+                dask.config.set({**LEAN_CLUSTER, **ONE_SPLIT_A_WORKER, **CTRL_C_TO_CLIENT}),
+            ):
                 self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=n,
                     threads_per_worker=1,
@@ -1269,6 +1273,17 @@ LEAN_CLUSTER = {
 #: other; now they end together.  The worker asks for its next split once done
 #: (a few ms), which on one worker cost nothing measurable.
 ONE_SPLIT_A_WORKER = {"distributed.scheduler.worker-saturation": 1.0}
+
+
+#: A local cluster's workers run :func:`dask_setup` (this module) as they start.
+CTRL_C_TO_CLIENT = {"distributed.worker.preload": [__name__]}
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker of a local cluster as it starts (``CTRL_C_TO_CLIENT``):
+    Ctrl-C, which reaches every process of the command, is left to the command,
+    which closes the cluster (each worker printed a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
