@@ -75,6 +75,18 @@ class Bloom:
         self.bits = np.zeros(size // 8, np.uint8)
         self.size = np.uint64(size)
 
+    @classmethod
+    def holding_anything(cls) -> Bloom:
+        """A small filter that may hold every key (all its bits set): a lookup through
+        it goes to the disk.
+
+        >>> Bloom.holding_anything().may_hold(np.array([7], np.uint64), np.array([9], np.uint64)).tolist()
+        [True]
+        """
+        bloom = cls(0)
+        bloom.bits.fill(0xFF)
+        return bloom
+
     def _probes(self, hi: U64, lo: U64) -> U64:
         """Each key's bit positions, ``(PROBES, n)`` (double hashing)."""
         first = (hi * GOLDEN) ^ (lo >> np.uint64(29))
@@ -277,8 +289,7 @@ class DiskKeys:
         if keys <= self.bloom.capacity:
             return
         capacity = max(keys, int(GROWTH * self.bloom.capacity))
-        self.bloom = Bloom(0)
-        self.bloom.bits.fill(0xFF)
+        self.bloom = Bloom.holding_anything()
         bloom = Bloom(capacity)
         for rows in self.rows():
             bloom.add(np.ascontiguousarray(rows[:, 0]), np.ascontiguousarray(rows[:, 1]))
