@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -37,3 +40,15 @@ def run(
         timeout=timeout,
         check=False,
     )
+
+
+def files_capped_at(max_bytes: int) -> Callable[[], None]:
+    """A ``preexec_fn`` capping the files a process writes at ``max_bytes``: a write
+    past it fails as on a full disk (EFBIG, the signal ignored), for Python and
+    DuckDB alike."""
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, max_bytes))
+
+    return limit

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from cli import files_capped_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -240,13 +241,11 @@ def test_games_that_cannot_go_to_their_file_are_a_clear_error(tmp_path: Path) ->
     """A file size limit (as a full disk does): the error says where and what to do,
     and the files, which have no name, leave nothing behind."""
     script = (
-        "import resource, signal, sys\n"
+        "import sys\n"
         "from pipeline.copies import CopyTracker, GAMES_IN_MEMORY\n"
         "from pipeline.violations import TricklogError\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from test_copies import synthetic_chunk\n"
-        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
         "tracker = CopyTracker()\n"
         "try:\n"
         "    for start in range(0, GAMES_IN_MEMORY + 2000, 2000):\n"
@@ -261,6 +260,7 @@ def test_games_that_cannot_go_to_their_file_are_a_clear_error(tmp_path: Path) ->
         text=True,
         check=True,
         env=env,
+        preexec_fn=files_capped_at(4096),
     ).stdout
     assert out.startswith(f"cannot keep the games seen in {tmp_path} (File too large)"), out
     assert "point TMPDIR at a folder with room" in out

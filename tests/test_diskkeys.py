@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli import files_capped_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,12 +141,10 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_half_run(tmp_path: Path) -> 
     """A file size limit (as a full disk does, the write fails part way):
     the error says where and what to do; no partial run is left behind."""
     script = (
-        "import resource, signal, sys\n"
+        "import sys\n"
         "import numpy as np\n"
         "from pipeline.diskkeys import DiskKeys\n"
         "from pipeline.violations import TricklogError\n"
-        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
         "keys = DiskKeys(width=1, folder=sys.argv[1])\n"
         "n = np.arange(100_000, dtype=np.uint64)\n"
         "try:\n"
@@ -156,7 +155,11 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_half_run(tmp_path: Path) -> 
         "print(sorted(os.listdir(keys._dir.name)))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=files_capped_at(4096),
     ).stdout
     message, files = out.splitlines()
     assert "cannot keep the keys of the games seen" in message and "TMPDIR" in message

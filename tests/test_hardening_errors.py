@@ -20,7 +20,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from cli import TRICKLOG
+from cli import TRICKLOG, files_capped_at
 from warehouse_helpers import corrupt_lines, many_games, run_cli, valid_lines
 
 from pipeline.warehouse.api import load
@@ -33,18 +33,12 @@ def run_limited(
     env: dict[str, str] | None = None,
     timeout: float = 600,
 ) -> subprocess.CompletedProcess[str]:
-    """Run tricklog with files capped at ``max_file_bytes``: a write past it fails as on a
-    full disk (EFBIG, the signal ignored), for the process and DuckDB alike."""
-
-    def limit() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
-
+    """Run tricklog with files capped at ``max_file_bytes`` (:func:`files_capped_at`)."""
     return subprocess.run(
         [*TRICKLOG, *args],
         capture_output=True,
         text=True,
-        preexec_fn=limit,
+        preexec_fn=files_capped_at(max_file_bytes),
         cwd=cwd,
         env=env,
         timeout=timeout,
