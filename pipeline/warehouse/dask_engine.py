@@ -40,7 +40,6 @@ import logging
 import os
 import pickle
 import shutil
-import signal
 import threading
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
@@ -53,7 +52,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pipeline.atomic import fresh_beside, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
-from pipeline.parallel import TRIM_EVERY, collector_paused, release_freed_memory
+from pipeline.parallel import (
+    TRIM_EVERY,
+    collector_paused,
+    leave_interrupts_to_the_caller,
+    release_freed_memory,
+)
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
@@ -1283,7 +1287,7 @@ def dask_setup(worker: Any) -> None:
     """Run by each worker of a local cluster as it starts (``CTRL_C_TO_CLIENT``):
     Ctrl-C, which reaches every process of the command, is left to the command,
     which closes the cluster (each worker printed a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    leave_interrupts_to_the_caller()
 
 
 def _write_run(staging: Path, summary: LoadSummary, started: dt.datetime) -> None:
