@@ -42,7 +42,6 @@ from pipeline.warehouse.dask_engine import (
     numbered,
     numbered_as_read,
     prepare_split,
-    route,
     sized_inputs,
     split_lines,
     splits_of,
@@ -50,6 +49,7 @@ from pipeline.warehouse.dask_engine import (
 )
 from pipeline.warehouse.ddl import WarehouseError, table_names
 from pipeline.warehouse.load import NEWLINE_BLOCK, READ_BLOCKS, LoadSummary
+from pipeline.warehouse.routing import route
 
 distributed = pytest.importorskip("distributed")
 
@@ -272,7 +272,6 @@ def test_a_split_prepared_piece_by_piece_is_the_split_prepared_whole(
     Pieces of one line and row groups of seven rows, with the fast path and
     without."""
     import gzip
-    import pickle
 
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -299,7 +298,7 @@ def test_a_split_prepared_piece_by_piece_is_the_split_prepared_whole(
             folder.mkdir(parents=True)
             staged = dask_engine.stage_split(split, str(folder))
             prepared = prepare_split(split)
-            facts[name] = [pickle.loads(staged.facts), prepared.facts]
+            facts[name] = [staged.facts, prepared.facts]
             tables[name] = {"prepared": {t: rows(data) for t, data in prepared.tables.items()}}
             for table, (lines, counts) in staged.runs.items():
                 part = pq.ParquetFile(dask_engine._part(str(folder), table, split.index))
@@ -475,7 +474,7 @@ def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_
 
     n = 6
     futures = [client.submit(staged, i, n, pure=False) for i in range(n)]
-    delivered = [(i, staged.facts) for i, staged in _staged_in_order(client, futures)]
+    delivered: list[tuple[int, Any]] = [(i, staged.facts) for i, staged in _staged_in_order(client, futures)]
     assert delivered == [(i, bytes([i])) for i in range(n)]
 
 

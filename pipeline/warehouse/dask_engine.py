@@ -3,7 +3,7 @@
 The unit of work is one pure function, :func:`prepare_split`: a byte range of a
 JSON Lines input -> Arrow tables (the warehouse's own tables, each row tagged
 with the input line it came from, ``_line``) and the small per-line facts the
-accounting needs (:class:`LineFact`).  Any engine that can call a function on
+accounting needs, as columns (:class:`~pipeline.warehouse.routing.Facts`).  Any engine that can call a function on
 a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
 
 A load is three steps:
@@ -38,17 +38,16 @@ import hashlib
 import json
 import logging
 import os
-import pickle
 import shutil
 import threading
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import accumulate, count
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.atomic import fresh_beside, temp_beside
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
@@ -61,7 +60,6 @@ from pipeline.parallel import (
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
-from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.load import (
     NEWLINE_BLOCK,
     VERSION,
@@ -81,6 +79,7 @@ from pipeline.warehouse.prepare import (
     prepare,
     replay_for_load,
 )
+from pipeline.warehouse.routing import Facts, LineFact, Router, Routing
 from pipeline.warehouse.tables import LINE, Batch, arrow_rows, arrow_schema
 
 if TYPE_CHECKING:
@@ -130,26 +129,13 @@ class Split:
     first_line: int = 1
 
 
-class LineFact(NamedTuple):
-    """What routing needs to know of one line: its number, whether it is a game, its
-    id and content hash, whether it could be loaded, and its violations.  A tuple:
-    the facts of a large input cross to the client, and tuples pickle 3x faster."""
-
-    line: int
-    is_game: bool
-    game_id: str | None
-    digest: str | None
-    loadable: bool
-    violations: int
-
-
 @dataclass(slots=True)
 class PreparedSplit:
     """A split made ready: each table's rows (with ``_line``) as Arrow, and the facts."""
 
     split: Split
-    tables: dict[str, pa.Table] = field(default_factory=dict)
-    facts: list[LineFact] = field(default_factory=list)
+    tables: dict[str, pa.Table]
+    facts: Facts
 
 
 # --------------------------------------------------------------------------
@@ -433,7 +419,7 @@ class _TaggedRows:
 
 def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
     """One split of an input -> its rows as Arrow tables (``_line`` on every row)
-    and a :class:`LineFact` per line: pure, the same on any machine."""
+    and their facts (a :class:`LineFact` per line, as columns): pure, the same on any machine."""
     import pyarrow as pa
 
     facts: list[LineFact] = []
@@ -442,7 +428,8 @@ def prepare_split(split: Split, run_id: int = 1) -> PreparedSplit:
         facts.extend(more)
         for table, data in tables.items():
             parts.setdefault(table, []).append(data)
-    return PreparedSplit(split, {table: pa.concat_tables(data) for table, data in parts.items()}, facts)
+    tables = {table: pa.concat_tables(data) for table, data in parts.items()}
+    return PreparedSplit(split, tables, Facts.of(facts))
 
 
 def prepared_pieces(split: Split, run_id: int = 1) -> Iterator[tuple[list[LineFact], dict[str, pa.Table]]]:
@@ -641,64 +628,6 @@ def _quarantine_rows(
 # Routing and writing
 
 
-@dataclass(slots=True)
-class Routing:
-    """What the client decided for one split: lines whose rows go, and lines
-    quarantined as a repeated id with other content (game id, message)."""
-
-    dropped: set[int] = field(default_factory=set)
-    duplicates: dict[int, tuple[str, str]] = field(default_factory=dict)
-
-
-def route(facts_by_split: list[list[LineFact]], summary: LoadSummary) -> list[Routing]:
-    """The single-machine load's routing into an empty warehouse, over the facts in input order."""
-    router = Router(summary)
-    return [router.route(facts) for facts in facts_by_split]
-
-
-class Router:
-    """Routes the splits' facts one split at a time, in input order, keeping each
-    loaded game id as 32 bytes (:class:`~pipeline.warehouse.known.KnownIds`)
-    rather than its strings: the client's memory stays flat over a large input."""
-
-    def __init__(self, summary: LoadSummary) -> None:
-        self.summary = summary
-        self.known = KnownIds()
-
-    def route(self, facts: Sequence[LineFact]) -> Routing:
-        """The next split's routing (splits must come in input order)."""
-        summary, before = self.summary, self.known
-        before.ask({fact.game_id for fact in facts if fact.is_game})
-        here: dict[str, str] = {}  # the games loaded from this split: their content hashes
-        routing = Routing()
-        for fact in facts:
-            summary.lines += 1
-            game_id, digest = fact.game_id, fact.digest
-            if fact.is_game and game_id is not None and (game_id in here or game_id in before):
-                assert digest is not None
-                routing.dropped.add(fact.line)
-                same = (here[game_id] == digest) if game_id in here else before.same_content(game_id, digest)
-                if same:
-                    summary.already_present += 1
-                    continue
-                message = (
-                    f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
-                )
-                routing.duplicates[fact.line] = (game_id, message)
-                summary.quarantined += 1
-                summary.violations += 1
-                continue
-            summary.violations += fact.violations
-            if fact.loadable:
-                assert game_id is not None and digest is not None
-                here[game_id] = digest
-                summary.games_loaded += 1
-            else:
-                summary.quarantined += 1
-        before.store(list(here), list(here.values()))
-        return routing
-
-
 def table_folder(table: str) -> str:
     """``games`` -> ``games``, ``euchre.hands`` -> ``euchre/hands``."""
     return table.replace(".", "/")
@@ -729,11 +658,11 @@ def write_split(prepared: PreparedSplit, routing: Routing, directory: str, run_i
 @dataclass(frozen=True, slots=True)
 class StagedSplit:
     """A split prepared and written where it was prepared, as if no line were
-    dropped: its facts (pickled) and, per table, the lines its rows came from, in
+    dropped: its facts and, per table, the lines its rows came from, in
     row order, run-length encoded (line, rows).  Small: the rows are on disk."""
 
     split: Split
-    facts: bytes
+    facts: Facts
     runs: dict[str, tuple[Ints, Ints]]
 
 
@@ -750,7 +679,7 @@ def stage_split(split: Split, directory: str, run_id: int = 1) -> StagedSplit:
                 parts.add(table, data)
     if next(_STAGED_HERE) % TRIM_EVERY == 0:
         release_freed_memory()
-    return StagedSplit(split, pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL), parts.runs)
+    return StagedSplit(split, Facts.of(facts), parts.runs)
 
 
 #: The splits this process has staged.  Every ``TRIM_EVERY``-th, the pages malloc
@@ -1074,8 +1003,7 @@ def _load_on(
     written = []
     hashed: dict[str, InputFile] = {}
     for i, done in _staged_in_order(dask, staged):
-        with collector_paused():  # thousands of new tuples, none of them garbage
-            facts = pickle.loads(done.facts)
+        facts = done.facts
         routing = router.route(facts)
         if on_split is not None:
             on_split(len(facts), _split_bytes(splits[i]))

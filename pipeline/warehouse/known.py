@@ -74,13 +74,18 @@ class KeyRuns:
         return sum(len(r) for r in self.runs) + (len(self.spilled) if self.spilled is not None else 0)
 
     def add(self, keys: Sequence[bytes], payloads: Any) -> None:
+        if keys:
+            self.add_rows(words(b"".join(keys), 2), payloads)
+
+    def add_rows(self, keys: Array, payloads: Any) -> None:
+        """:meth:`add`, the keys given as ``(n, 2)`` uint64 rows (high, low)."""
         import numpy as np
 
         from pipeline.diskkeys import merge_runs
 
-        if not keys:
+        if not len(keys):
             return
-        rows = np.concatenate([words(b"".join(keys), 2), np.asarray(payloads, np.uint64)], axis=1)
+        rows = np.concatenate([np.asarray(keys, np.uint64), np.asarray(payloads, np.uint64)], axis=1)
         self.runs.append(_sorted(rows))
         while len(self.runs) > 1 and len(self.runs[-2]) <= 2 * len(self.runs[-1]):
             last = self.runs.pop()
@@ -103,11 +108,16 @@ class KeyRuns:
         """Whether each key is present, and its payload (zeros where it is not): vectorised."""
         import numpy as np
 
-        found = np.zeros(len(keys), bool)
-        payloads = np.zeros((len(keys), self.width), np.uint64)
-        if not keys or not len(self):
+        return self.lookup_rows(words(b"".join(keys), 2) if keys else np.empty((0, 2), np.uint64))
+
+    def lookup_rows(self, wanted: Array) -> tuple[Array, Array]:
+        """:meth:`lookup`, the keys given as ``(n, 2)`` uint64 rows (high, low)."""
+        import numpy as np
+
+        found = np.zeros(len(wanted), bool)
+        payloads = np.zeros((len(wanted), self.width), np.uint64)
+        if not len(wanted) or not len(self):
             return found, payloads
-        wanted = words(b"".join(keys), 2)
         if self.spilled is not None:
             found, payloads = self.spilled.lookup(wanted[:, 0].copy(), wanted[:, 1].copy())
         for run in self.runs:

@@ -57,8 +57,8 @@ from pipeline.warehouse.tables import Batch
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from pipeline.warehouse.dask_engine import LineFact
     from pipeline.warehouse.parallel_load import PreparedChunks
+    from pipeline.warehouse.routing import LineFact
 
 if TYPE_CHECKING:
     import duckdb

@@ -21,9 +21,9 @@ from pipeline.parallel import chunks_with_fast_path, worth_spreading
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from pipeline.warehouse.dask_engine import LineFact
     from pipeline.warehouse.known import KnownIdSet
     from pipeline.warehouse.load import InputFile
+    from pipeline.warehouse.routing import LineFact
 
 #: Game ids the warehouse held when the workers were started: their lines are
 #: only hashed, not replayed (the loader counts them already present, or
