@@ -44,6 +44,15 @@ PRELOAD = [
 #: worker's rise over a split was 34-47 MB against 23-26, split after split.
 WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_ARENA_MAX": "1"}
 
+#: The server's own: ``WORKER_ENV``, and no import from the current folder.
+#: multiprocessing starts the server as ``python -c``, which puts the current
+#: folder first on the import path (the path it is given is not used), so a
+#: command run in a folder holding a ``pipeline`` package, or a ``polars.py``,
+#: had its workers import those: a load's workers then failed to start, and
+#: the command blamed their memory.  ``PYTHONSAFEPATH`` (Python 3.11) keeps it
+#: off the path, in the server and the workers forked from it.
+SERVER_ENV = {**WORKER_ENV, "PYTHONSAFEPATH": "1"}
+
 
 def start_fresh_server(also: Sequence[str] = ()) -> None:
     """Start the server that fresh workers (``in_workers(fresh=True)``, a local
@@ -51,7 +60,7 @@ def start_fresh_server(also: Sequence[str] = ()) -> None:
     imports, about two seconds, then overlap what the caller does before it
     needs workers (its own imports, hashing the inputs, opening the warehouse)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server([*also, *PRELOAD], WORKER_ENV)
+        start_fork_server([*also, *PRELOAD], SERVER_ENV)
 
 
 def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
@@ -59,7 +68,7 @@ def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
     from the fork server (``spawn`` where there is none).  Every pool of fresh
     workers goes through here, so that whichever starts the server, it imports
     ``PRELOAD`` (a module that is not installed is skipped) and has
-    ``WORKER_ENV`` (a running server is kept as it was started)."""
+    ``SERVER_ENV`` (a running server is kept as it was started)."""
     methods = multiprocessing.get_all_start_methods()
     wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
     method = next(m for m in wanted if m in methods)

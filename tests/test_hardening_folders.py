@@ -147,3 +147,26 @@ def test_a_failed_report_leaves_the_earlier_one_whole(db: Path, tmp_path: Path) 
     proc = run_limited("report", "--db", str(db), "--out", str(out), max_file_bytes=3000)
     one_line_error(proc)
     assert snapshot(out) == before
+
+
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_a_command_run_in_a_folder_of_python_files_imports_none_of_them(tmp_path: Path, engine: str) -> None:
+    """The server the workers are forked from is started as ``python -c``, which put
+    the current folder first on its import path: run where a ``pipeline`` package
+    or a ``polars.py`` lay, a load's workers imported them (and failed to start,
+    blamed on their memory).  Now nothing of the current folder is imported."""
+    if engine == "dask":
+        pytest.importorskip("distributed")
+    folder = tmp_path / "project"
+    marker = tmp_path / "imported"
+    planted = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
+    (folder / "pipeline").mkdir(parents=True)
+    (folder / "pipeline" / "__init__.py").write_text(planted)
+    (folder / "polars.py").write_text(planted)
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"\n".join(many_games(4500)) + b"\n")  # chunks enough for workers
+    out = tmp_path / ("w.duckdb" if engine == "local" else "dataset")
+    result = run_cli("load", str(source), "--db", str(out), "--engine", engine, "--jobs", "2", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert "4500 games loaded" in result.stdout
+    assert not marker.exists(), marker.read_text()
