@@ -752,3 +752,46 @@ def test_a_scheduler_address_that_is_no_scheduler_is_a_clear_error(games: Path, 
         "missing port number in address 'not an address'"
     )
     assert list(tmp_path.iterdir()) == []  # no data set, no staging folder
+
+
+def _pretend_other_code() -> None:
+    """Run on a worker: its tricklog now answers with another code's fingerprint."""
+    from pipeline import fingerprint
+
+    fingerprint.code_fingerprint = lambda: "0" * 64  # type: ignore[assignment]
+
+
+def _the_real_code() -> None:
+    import importlib
+
+    from pipeline import fingerprint
+
+    importlib.reload(fingerprint)
+
+
+def test_a_cluster_whose_workers_run_other_code_is_refused_before_any_work(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A cluster the command did not start may run another tricklog (a client then
+    waited forever on results it could not read): it is refused, naming its
+    workers, from the API and from ``--scheduler`` (exit 2, one line), and nothing is
+    written; with the same code again, the same address loads."""
+    from cli import run
+
+    address = client.scheduler.address
+    client.run(_pretend_other_code)
+    try:
+        with pytest.raises(WarehouseError, match="run other tricklog code than this command") as refused:
+            load_dask([str(games)], tmp_path / "given", client=client)
+        assert all(worker in str(refused.value) for worker in client.scheduler_info()["workers"])
+        result = run(
+            "load", str(games), "--engine", "dask", "--scheduler", address, "--db", str(tmp_path / "d")
+        )
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.count("\n") == 1 and "run other tricklog code" in result.stderr
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        client.run(_the_real_code)
+    result = run("load", str(games), "--engine", "dask", "--scheduler", address, "--db", str(tmp_path / "d"))
+    assert result.returncode in (0, 1), result.stderr  # 1: the games' violations
+    assert (tmp_path / "d" / "load.json").is_file()

@@ -919,6 +919,8 @@ def load_dask(
         summary = LoadSummary(1, str(directory), files)
         staging = fresh_beside(target)  # what killed loads left there goes (a data set each)
         dask = opening.result()  # outside the writes: a cluster that cannot start is no full disk
+        if session.cluster is None:  # not started here: its workers may run other code
+            same_code_on_workers(dask)
         try:
             _load_on(
                 dask,
@@ -1139,6 +1141,27 @@ class _client:
         closing = threading.Thread(target=self.close, name="tricklog-dask-close")
         closing.start()
         return closing
+
+
+def same_code_on_workers(dask: Any) -> None:
+    """Refuse a cluster not started here whose workers run other tricklog code than
+    this process (:mod:`pipeline.fingerprint`), before sending them any work.
+    Workers that join the cluster later are not asked."""
+    from pipeline.fingerprint import code_fingerprint
+
+    try:
+        theirs = dask.run(code_fingerprint)
+    except Exception as e:  # a worker without tricklog cannot even read the question
+        raise WarehouseError(
+            f"the Dask cluster's workers cannot run tricklog ({e}): install this tricklog on them"
+        ) from e
+    others = sorted(worker for worker, code in theirs.items() if code != code_fingerprint())
+    if others:
+        named = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise WarehouseError(
+            f"the Dask cluster's workers ({named}) run other tricklog code than this command:"
+            " install the same tricklog on them and here"
+        )
 
 
 def _in_background(work: Callable[[], T], name: str, *, daemon: bool = False) -> Future[T]:

@@ -72,6 +72,7 @@ class Facts:
 
     @classmethod
     def of(cls, facts: Sequence[LineFact]) -> Facts:
+        """The columns of a split's facts, in their order (on the worker: it makes the keys)."""
         import numpy as np
 
         n = len(facts)
@@ -101,8 +102,6 @@ class Facts:
         columns = ("lines", "named", "loadable", "violations", "ids", "contents")
         same = all(np.array_equal(getattr(self, c), getattr(other, c)) for c in columns)
         return same and self.game_ids == other.game_ids
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(slots=True)
