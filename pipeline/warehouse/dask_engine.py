@@ -3,8 +3,9 @@
 The unit of work is one pure function, :func:`prepare_split`: a byte range of a
 JSON Lines input -> Arrow tables (the warehouse's own tables, each row tagged
 with the input line it came from, ``_line``) and the small per-line facts the
-accounting needs, as columns (:class:`~pipeline.warehouse.routing.Facts`).  Any engine that can call a function on
-a split can run it (docs/scale-out.md shows Spark's ``mapInArrow`` and Ray).
+accounting needs, as columns (:class:`~pipeline.warehouse.routing.Facts`).  Any
+engine that can call a function on a split can run it (docs/scale-out.md shows
+Spark's ``mapInArrow`` and Ray).
 
 A load is three steps:
 
