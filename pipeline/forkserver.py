@@ -16,6 +16,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Sequence
 
 #: What a fresh worker needs, imported once in the fork server (which holds no
@@ -44,15 +45,6 @@ PRELOAD = [
 #: worker's rise over a split was 34-47 MB against 23-26, split after split.
 WORKER_ENV = {"POLARS_MAX_THREADS": "1", "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_ARENA_MAX": "1"}
 
-#: The server's own: ``WORKER_ENV``, and no import from the current folder.
-#: multiprocessing starts the server as ``python -c``, which puts the current
-#: folder first on the import path (the path it is given is not used), so a
-#: command run in a folder holding a ``pipeline`` package, or a ``polars.py``,
-#: had its workers import those: a load's workers then failed to start, and
-#: the command blamed their memory.  ``PYTHONSAFEPATH`` (Python 3.11) keeps it
-#: off the path, in the server and the workers forked from it.
-SERVER_ENV = {**WORKER_ENV, "PYTHONSAFEPATH": "1"}
-
 
 def start_fresh_server(also: Sequence[str] = ()) -> None:
     """Start the server that fresh workers (``in_workers(fresh=True)``, a local
@@ -60,7 +52,7 @@ def start_fresh_server(also: Sequence[str] = ()) -> None:
     imports, about two seconds, then overlap what the caller does before it
     needs workers (its own imports, hashing the inputs, opening the warehouse)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
-        start_fork_server([*also, *PRELOAD], SERVER_ENV)
+        start_fork_server([*also, *PRELOAD], WORKER_ENV)
 
 
 def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
@@ -68,7 +60,7 @@ def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
     from the fork server (``spawn`` where there is none).  Every pool of fresh
     workers goes through here, so that whichever starts the server, it imports
     ``PRELOAD`` (a module that is not installed is skipped) and has
-    ``SERVER_ENV`` (a running server is kept as it was started)."""
+    ``WORKER_ENV`` (a running server is kept as it was started)."""
     methods = multiprocessing.get_all_start_methods()
     wanted = ("forkserver", "spawn") if fresh else ("fork", "spawn")
     method = next(m for m in wanted if m in methods)
@@ -81,18 +73,37 @@ def start_fork_server(preload: list[str], env: dict[str, str]) -> None:
     """Start the fork server now, importing ``preload``, with the variables of
     ``env`` that are not set already in its environment and so in its children's:
     a library reads some of them when it is imported (``POLARS_MAX_THREADS``),
-    before a child could set them.  A server that runs already is kept as it is."""
+    before a child could set them; and this process's import path
+    (:func:`same_import_path`).  A server that runs already is kept as it is."""
     from multiprocessing import forkserver
 
     multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
-    added = {name: value for name, value in env.items() if name not in os.environ}
-    os.environ.update(added)
+    wanted = {**{name: value for name, value in env.items() if name not in os.environ}, **same_import_path()}
+    saved = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
     try:
         _socket_folder_short_enough()
         forkserver.ensure_running()
     finally:
-        for name in added:
-            del os.environ[name]
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+
+
+def same_import_path() -> dict[str, str]:
+    """The variables that give the fork server this process's import path, and
+    nothing else.  multiprocessing starts it as ``python -c``, which puts the
+    current folder first on its path (the path it is handed goes unused in
+    Python 3.11): a command run in a folder holding a ``pipeline`` package, or
+    a ``polars.py``, had its workers import those (a load's workers failed to
+    start, blamed on their memory), and ``pytest`` run from a checkout had its
+    workers import the installed copy.  ``PYTHONSAFEPATH`` keeps the current
+    folder off; ``PYTHONPATH`` gives this process's own path (a folder whose
+    name holds the separator cannot be given, and is left out)."""
+    folders = [folder for folder in sys.path if os.pathsep not in folder]
+    return {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(folders)}
 
 
 #: The longest temporary folder the fork server's socket fits in: a socket's
