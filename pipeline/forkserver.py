@@ -98,10 +98,11 @@ def same_import_path() -> dict[str, str]:
     current folder first on its path (the path it is handed goes unused in
     Python 3.11): a command run in a folder holding a ``pipeline`` package, or
     a ``polars.py``, had its workers import those (a load's workers failed to
-    start, blamed on their memory), and ``pytest`` run from a checkout had its
-    workers import the installed copy.  ``PYTHONSAFEPATH`` keeps the current
-    folder off; ``PYTHONPATH`` gives this process's own path (a folder whose
-    name holds the separator cannot be given, and is left out)."""
+    start, blamed on their memory).  ``PYTHONSAFEPATH`` keeps the current
+    folder off, and ``PYTHONPATH`` gives this process's own path: with the
+    current folder merely kept off, ``pytest`` run from a checkout (which it
+    imports) had its workers import the installed copy.  A folder whose name
+    holds the separator cannot be given, and is left out."""
     folders = [folder for folder in sys.path if os.pathsep not in folder]
     return {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(folders)}
 
