@@ -485,8 +485,7 @@ class _Loader:
         if self.known.same_content(game_id, digest):
             self.summary.already_present += 1
             return
-        message = f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
-        reason = _violation("duplicate_game", message, game_id, file, line, path="game_id")
+        reason = _violation("duplicate_game", other_content(game_id), game_id, file, line, path="game_id")
         self._quarantine(file, line, game_id, reason, raw, [reason])
 
     def _admit(self, file: InputFile, line: int, digest: str, raw: bytes, replayed: Replayed) -> None:
@@ -629,6 +628,12 @@ def _fewer_collections() -> Iterator[None]:
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()
+
+
+def other_content(game_id: str) -> str:
+    """The message of a line whose id is loaded already, with other content (the
+    single-machine load's and the Dask path's routing say the same)."""
+    return f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
 
 
 def _violation(

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.keytable import key128
 from pipeline.warehouse.known import KeyRuns, content_key, words
-from pipeline.warehouse.load import LoadSummary
+from pipeline.warehouse.load import LoadSummary, other_content
 
 if TYPE_CHECKING:
     import numpy as np
@@ -139,10 +139,7 @@ class Router:
         for i in named[repeated & ~same].tolist():
             game_id = facts.game_ids[i]
             assert game_id is not None
-            message = (
-                f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
-            )
-            routing.duplicates[int(facts.lines[i])] = (game_id, message)
+            routing.duplicates[int(facts.lines[i])] = (game_id, other_content(game_id))
         routed = np.ones(len(facts), bool)  # not a repeat: loaded or quarantined on its own account
         routed[named[repeated]] = False
         loaded = routed & facts.loadable
