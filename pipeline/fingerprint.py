@@ -6,7 +6,8 @@ own classes: workers on other code gave the client objects it could not read
 (and Dask's client then waited for them forever), or rows built by other rules.
 A version number says nothing of a checkout between two releases, so the load
 compares this hash of the code itself (:func:`code_fingerprint`) with each
-worker's before it sends them any work.
+worker's before it sends them any work, and each task compares it with its
+worker's (one may join the cluster later).
 """
 
 from __future__ import annotations

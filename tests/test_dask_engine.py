@@ -474,7 +474,7 @@ def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_
 
     n = 6
     futures = [client.submit(staged, i, n, pure=False) for i in range(n)]
-    delivered: list[tuple[int, Any]] = [(i, staged.facts) for i, staged in _staged_in_order(client, futures)]
+    delivered: list[tuple[int, Any]] = [(i, staged.facts) for i, staged in _staged_in_order(futures)]
     assert delivered == [(i, bytes([i])) for i in range(n)]
 
 
@@ -795,3 +795,27 @@ def test_a_cluster_whose_workers_run_other_code_is_refused_before_any_work(
     result = run("load", str(games), "--engine", "dask", "--scheduler", address, "--db", str(tmp_path / "d"))
     assert result.returncode in (0, 1), result.stderr  # 1: the games' violations
     assert (tmp_path / "d" / "load.json").is_file()
+
+
+def test_a_worker_on_other_code_after_the_check_is_refused_at_its_next_task(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A worker that joins a cluster (or is reinstalled) after the load asked every
+    worker for its code is checked by each task it is given: the load fails with a
+    one-line error naming it, rather than wait forever on results it cannot read,
+    and nothing is written.  Here the workers change once the first split is routed."""
+    workers = list(client.scheduler_info()["workers"])
+
+    def change_the_workers(lines: int, size: int) -> None:
+        client.run(_pretend_other_code)
+
+    try:
+        with pytest.raises(WarehouseError, match="runs other tricklog code than this command") as refused:
+            load_dask([str(games)], tmp_path / "given", client=client, on_split=change_the_workers)
+    finally:
+        client.run(_the_real_code)
+    message = str(refused.value)
+    assert "\n" not in message and any(worker in message for worker in workers)
+    assert list(tmp_path.iterdir()) == []  # no data set, no staging folder
+    load_dask([str(games)], tmp_path / "given", client=client)  # the same workers, on the same code again
+    assert (tmp_path / "given" / "load.json").is_file()

@@ -41,6 +41,7 @@ import logging
 import os
 import shutil
 import threading
+import uuid
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager, suppress
@@ -920,11 +921,12 @@ def load_dask(
         summary = LoadSummary(1, str(directory), files)
         staging = fresh_beside(target)  # what killed loads left there goes (a data set each)
         dask = opening.result()  # outside the writes: a cluster that cannot start is no full disk
-        if session.cluster is None:  # not started here: its workers may run other code
-            same_code_on_workers(dask)
+        # a cluster not started here may run other code: its workers are asked now, and
+        # each task checks the worker it runs on (one that joined later included)
+        code = same_code_on_workers(dask) if session.cluster is None else None
         try:
             _load_on(
-                dask,
+                _Tasks(dask, code),
                 (reading, hashing),
                 split_bytes,
                 summary,
@@ -981,7 +983,7 @@ def move_into_place(staging: Path, target: Path) -> None:
 
 
 def _load_on(
-    dask: Any,
+    tasks: _Tasks,
     inputs: tuple[InputReading, Future[list[InputFile]]],
     split_bytes: int | None,
     summary: LoadSummary,
@@ -994,18 +996,18 @@ def _load_on(
     result (the files with their hashes)."""
     reading, hashing = inputs
     files = reading.files
-    workers_now = max(1, len(dask.scheduler_info().get("workers", {})))
+    workers_now = max(1, len(tasks.dask.scheduler_info().get("workers", {})))
     if split_bytes is None:
         total = sum(f.size for f in files)
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
     splits, staged = [], []
     for split in numbered_as_read(splits_of(files, split_bytes, workers_now), reading):
         splits.append(split)
-        staged.append(dask.submit(stage_split, split, directory=str(staging), pure=False))
+        staged.append(tasks.submit(stage_split, split, directory=str(staging)))
     router = Router(summary)
     written = []
     hashed: dict[str, InputFile] = {}
-    for i, done in _staged_in_order(dask, staged):
+    for i, done in _staged_in_order(staged):
         facts = done.facts
         routing = router.route(facts)
         if on_split is not None:
@@ -1014,18 +1016,18 @@ def _load_on(
             hashed = {file.path: file for file in hashing.result()}
         file = hashed[splits[i].file.path]
         if finish_writes(done, routing, file):
-            written.append(dask.submit(finish_split, staged[i], routing, str(staging), file=file, pure=False))
+            written.append(tasks.submit(finish_split, staged[i], routing, str(staging), file=file))
         staged[i] = None  # the worker lets the staged split go (once it is finished)
     summary.files = hashing.result()
     summary.batches = len(splits)
-    dask.submit(complete_dataset, str(staging), summary, started, written, pure=False).result()
+    tasks.submit(complete_dataset, str(staging), summary, started, written).result()
 
 
 def _split_bytes(split: Split) -> int:
     return (split.file.size if split.end < 0 else split.end) - split.start
 
 
-def _staged_in_order(dask: Any, staged: list[Any]) -> Iterator[tuple[int, StagedSplit]]:
+def _staged_in_order(staged: list[Any]) -> Iterator[tuple[int, StagedSplit]]:
     """Each split's index and staged split (a copy: the worker keeps its own), in
     input order, as soon as it and the splits before it are staged: the client
     routes while the workers still stage, holding only the staged splits done
@@ -1144,10 +1146,11 @@ class _client:
         return closing
 
 
-def same_code_on_workers(dask: Any) -> None:
+def same_code_on_workers(dask: Any) -> str:
     """Refuse a cluster not started here whose workers run other tricklog code than
-    this process (:mod:`pipeline.fingerprint`), before sending them any work.
-    Workers that join the cluster later are not asked."""
+    this process (:mod:`pipeline.fingerprint`), before sending them any work;
+    returns the code's fingerprint.  A worker that joins the cluster later is
+    checked by each task it is given (:func:`on_same_code`)."""
     from pipeline.fingerprint import code_fingerprint
 
     try:
@@ -1163,6 +1166,49 @@ def same_code_on_workers(dask: Any) -> None:
             f"the Dask cluster's workers ({named}) run other tricklog code than this command:"
             " install the same tricklog on them and here"
         )
+    return code_fingerprint()
+
+
+@dataclass(frozen=True, slots=True)
+class _Tasks:
+    """What sends a load's tasks to a Dask cluster: each runs on a worker whose
+    code is the fingerprint ``code`` (any worker, when None: a cluster started here)."""
+
+    dask: Any
+    code: str | None
+
+    def submit(self, work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``work(*args, **kwargs)`` on a worker (checked: :func:`on_same_code`), as a Dask future."""
+        key = f"{work.__name__}-{uuid.uuid4().hex}"  # named for the work, on the dashboard
+        return self.dask.submit(on_same_code, self.code, work, *args, key=key, pure=False, **kwargs)
+
+
+def on_same_code(code: str | None, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``work(*args, **kwargs)``, run on a worker whose tricklog has the fingerprint
+    ``code`` (:mod:`pipeline.fingerprint`; any, when None).  A worker that joined the
+    cluster after the load asked every worker (:func:`same_code_on_workers`) is
+    refused at its first task, with a one-line error naming it, rather than
+    trusted with the load: a worker on other code had sent results the client
+    could not read, and the client waited for them forever."""
+    from pipeline import fingerprint
+
+    if code is not None and fingerprint.code_fingerprint() != code:
+        raise WarehouseError(
+            f"the Dask cluster's worker {_this_worker()} runs other tricklog code than this command "
+            "(it joined the cluster, or was changed, after the load began): install the same "
+            "tricklog on it and here"
+        )
+    return work(*args, **kwargs)
+
+
+def _this_worker() -> str:
+    """The address of the Dask worker running the current task (``?`` outside one)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "?"
 
 
 def _in_background(work: Callable[[], T], name: str, *, daemon: bool = False) -> Future[T]:
