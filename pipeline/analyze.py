@@ -219,7 +219,9 @@ class _Workers:
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:
         from pipeline.parallel import lost_worker_reported
 
-        with lost_worker_reported(" (the batches of hands analysed are kept: it goes on from there)"):
+        with lost_worker_reported(
+            " (the batches of hands analysed are kept: it goes on from there)", pool=self._pool
+        ):
             return list(self._pool.map(work, chunks))
 
     def close(self) -> None:

@@ -156,7 +156,7 @@ def in_workers(
     pending: deque[tuple[T, Future[R]]] = deque()
     pool = ProcessPoolExecutor(jobs, worker_context(fresh), initializer=_start_worker, initargs=(setup,))
     try:
-        with lost_worker_reported():
+        with lost_worker_reported(pool=pool):
             for done in count(1):
                 while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
                     pending.append((chunk, pool.submit(work, chunk)))
@@ -171,23 +171,71 @@ def in_workers(
 
 
 class WorkerLost(TricklogError):
-    """A worker process ended before its chunk was done."""
+    """A worker process ended before its chunk was done: ``ended`` is its exit code
+    (minus a signal's number when it was killed: by the system when memory runs
+    out, most often), or None when it is not known."""
 
-    def __init__(self, kept: str = "", *, jobs: bool = True) -> None:
-        super().__init__(
-            "a worker process ended before its work was done (most often the system killed it, "
-            f"out of memory); run the command again with more memory{', or fewer --jobs' if jobs else ''}{kept}"
-        )
+    def __init__(self, kept: str = "", *, jobs: bool = True, ended: int | None = None) -> None:
+        self.kept, self.jobs, self.ended = kept, jobs, ended
+        cause, advice = _how(ended, jobs)
+        super().__init__(f"a worker process ended before its work was done ({cause}){advice}{kept}")
+
+
+def _how(ended: int | None, jobs: bool) -> tuple[str, str]:
+    """How a worker ended, and what to do about it.
+
+    >>> _how(1, True)
+    ('it failed, exit code 1: its error is above', '')
+    >>> _how(-11, False)
+    ('killed by SIGSEGV', '; run the command again')
+    >>> _how(-9, False)
+    ('most often the system killed it, out of memory', '; run the command again with more memory')
+    """
+    if ended is not None and ended >= 0:  # 0: a worker whose start failed, which printed why and returned
+        return f"it failed, exit code {ended}: its error is above", ""
+    if ended is not None and -ended != signal.SIGKILL:
+        with suppress(ValueError):
+            return f"killed by {signal.Signals(-ended).name}", "; run the command again"
+    fewer = ", or fewer --jobs" if jobs else ""
+    return (
+        "most often the system killed it, out of memory",
+        f"; run the command again with more memory{fewer}",
+    )
+
+
+def how_a_worker_ended(pool: ProcessPoolExecutor | None) -> int | None:
+    """The exit code of a broken ``pool``'s worker that ended on its own, once the
+    pool is shut down (None if unknown): a failure's first (0 or more), else a
+    signal's other than the SIGTERM the pool stopped the others with, else that one.
+
+    The codes are read after the pool's own thread has joined its workers: read
+    while it does, a fork server's child gives its code to one reader only."""
+    if pool is None:
+        return None
+    try:
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # the pool's own, 3.11 to 3.14
+    except RuntimeError:  # changed while read
+        processes = []
+    pool.shutdown(wait=True, cancel_futures=True)
+    codes = []
+    for process in processes:
+        with suppress(Exception):
+            codes.append(process.exitcode)
+    known = [code for code in codes if code is not None]
+    return min(known, key=lambda code: (code < 0, code == -signal.SIGTERM), default=None)
 
 
 @contextmanager
-def lost_worker_reported(kept: str = "", *, jobs: bool = True) -> Iterator[None]:
-    """A pool's worker gone (``BrokenProcessPool``) as a :class:`WorkerLost`, which
-    says what was ``kept`` (and, for a command with ``jobs``, that fewer would do)."""
+def lost_worker_reported(
+    kept: str = "", *, jobs: bool = True, pool: ProcessPoolExecutor | None = None
+) -> Iterator[None]:
+    """A ``pool``'s worker gone (``BrokenProcessPool``) as a :class:`WorkerLost`, which
+    says how it ended (the pool is then shut down), what was ``kept``, and for a
+    command with ``jobs`` killed by the system, that fewer would do."""
     try:
         yield
     except BrokenProcessPool:
-        raise WorkerLost(kept, jobs=jobs) from None
+        raise WorkerLost(kept, jobs=jobs, ended=how_a_worker_ended(pool)) from None
 
 
 def leave_interrupts_to_the_caller() -> None:

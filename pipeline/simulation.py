@@ -165,8 +165,8 @@ class Harness:
 
         fork = multiprocessing.get_context("fork")
         with (
-            lost_worker_reported(jobs=False),
             ProcessPoolExecutor(workers, fork, initializer=leave_interrupts_to_the_caller) as pool,
+            lost_worker_reported(jobs=False, pool=pool),
         ):
             for lines in pool.map(_simulate_chunk, chunks):
                 yield from lines

@@ -393,6 +393,41 @@ def test_a_worker_killed_ends_the_command_with_one_line(command: str, big: Path,
     _the_same_load_completes_it(args, db, big)
 
 
+def test_a_worker_killed_by_another_signal_is_named_with_it(big: Path, tmp_path: Path) -> None:
+    """A worker killed by a signal other than the system's SIGKILL is not said to have
+    run out of memory: the signal is named."""
+    args = [*TRICKLOG, "validate", str(big), "--jobs", "2"]
+    error = one_line_error(_at_work(args, lambda _, workers: workers[-1].send_signal(signal.SIGSEGV)))
+    assert "(killed by SIGSEGV); run the command again\n" in error, error
+    assert "memory" not in error
+
+
+def test_workers_that_fail_to_start_are_said_to_have_failed_not_to_lack_memory(
+    big: Path, tmp_path: Path
+) -> None:
+    """A script calling the API on several processes without ``if __name__ ==
+    "__main__"``: each worker, started afresh, runs the script again and fails with
+    Python's error.  The load says a worker failed and that its error is printed,
+    not that memory ran out."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import sys\nfrom pipeline.warehouse.api import load\nload([sys.argv[1]], sys.argv[2], jobs=2)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script), str(big), str(tmp_path / "w.duckdb")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "pipeline.parallel.WorkerLost: a worker process ended before its work was done "
+        "(it failed, exit code 1: its error is above) (what this load committed is kept"
+    ), proc.stderr[-3000:]
+    assert "An attempt has been made to start a new process" in proc.stderr  # Python's error, above
+
+
 def _the_same_load_completes_it(args: list[str], db: Path, big: Path) -> None:
     """After a load stopped part way (its run aborted), the same load run again
     completes it: every game of ``big`` once, its accounting exact."""

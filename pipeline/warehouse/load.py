@@ -369,7 +369,8 @@ class _Loader:
             from pipeline.parallel import WorkerLost  # loaded already, if one is lost
 
             if isinstance(e, WorkerLost):
-                raise WorkerLost(" (what this load committed is kept: it goes on from there)") from None
+                kept = " (what this load committed is kept: it goes on from there)"
+                raise WorkerLost(kept, ended=e.ended) from None
             raise
         _end_run(self.con, self.summary.run_id, "complete")
         return self.summary
