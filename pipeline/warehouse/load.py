@@ -69,8 +69,12 @@ if TYPE_CHECKING:
 BATCH_GAMES = 5000
 #: Items of a file in another format prepared, then routed, at a time.
 CHUNK_ITEMS = 2000
-#: What DuckDB's cache is brought down to after each committed batch.
-EVICT_TO = "32MB"
+#: What DuckDB's cache is brought down to after each committed batch.  At 32 MB,
+#: what it kept grew to that over a connection's first batches, and each batch's
+#: commit peaked higher, by up to 30 MB over ten; at 8 MB a load's processes
+#: peaked 21 MiB lower together (200 MB: 926-945 MiB against 947-969, six runs
+#: in turn; 2 GB: 946-952 against 965-975), in the same time.
+EVICT_TO = "8MB"
 #: Committed batches after which a load closes the database and opens it again.
 #: DuckDB keeps in memory what describes every row group it wrote (their columns'
 #: segments and statistics): 0.2 MB a batch, which a new connection reads only as
