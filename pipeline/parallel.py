@@ -212,8 +212,8 @@ def how_a_worker_ended(pool: ProcessPoolExecutor | None) -> int | None:
     while it does, a fork server's child gives its code to one reader only."""
     if pool is None:
         return None
-    try:
-        processes = list((getattr(pool, "_processes", None) or {}).values())  # the pool's own, 3.11 to 3.14
+    try:  # the pool's private table of its workers: none, in a Python without one
+        processes = list((getattr(pool, "_processes", None) or {}).values())
     except RuntimeError:  # changed while read
         processes = []
     pool.shutdown(wait=True, cancel_futures=True)

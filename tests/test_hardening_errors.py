@@ -393,7 +393,7 @@ def test_a_worker_killed_ends_the_command_with_one_line(command: str, big: Path,
     _the_same_load_completes_it(args, db, big)
 
 
-def test_a_worker_killed_by_another_signal_is_named_with_it(big: Path, tmp_path: Path) -> None:
+def test_a_worker_killed_by_another_signal_is_named_with_it(big: Path) -> None:
     """A worker killed by a signal other than the system's SIGKILL is not said to have
     run out of memory: the signal is named."""
     args = [*TRICKLOG, "validate", str(big), "--jobs", "2"]
