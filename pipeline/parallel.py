@@ -176,7 +176,7 @@ class WorkerLost(TricklogError):
     out, most often), or None when it is not known."""
 
     def __init__(self, kept: str = "", *, jobs: bool = True, ended: int | None = None) -> None:
-        self.kept, self.jobs, self.ended = kept, jobs, ended
+        self.ended = ended
         cause, advice = _how(ended, jobs)
         super().__init__(f"a worker process ended before its work was done ({cause}){advice}{kept}")
 
