@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -380,6 +381,39 @@ def test_fresh_workers_take_arrow_s_buffers_from_malloc() -> None:
     pools = [pool for _, pool in in_workers(iter([()] * 2), _arrow_pool, 2, fresh=True)]
     assert [name for name, _ in pools] == ["system", "system"]
     assert all(held >= 0 for _, held in pools)
+
+
+def _anon_kept_after_a_large_block(_: tuple[()]) -> float:
+    """MB of this process's memory kept after an 18 MB block is filled and freed, a
+    20 MB one having been freed before (left to itself, glibc would then carve
+    the 18 MB from its heap and keep them, the top it keeps free raised to 40 MB)."""
+
+    def anon() -> float:
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("RssAnon:"))
+        return int(line.split()[1]) / 1024
+
+    first = bytearray(20 << 20)
+    first[::4096] = b"\x01" * len(range(0, len(first), 4096))
+    del first
+    before = anon()
+    block = bytearray(18 << 20)
+    block[::4096] = b"\x01" * len(range(0, len(block), 4096))
+    del block
+    return anon() - before
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc" or not os.path.exists("/proc/self/status"), reason="glibc's malloc"
+)
+def test_fresh_workers_give_large_freed_blocks_back() -> None:
+    """``WORKER_ENV`` fixes malloc's mmap and trim thresholds in every fresh worker:
+    a block of 16 MB or more goes back to the system when it is freed, however
+    large the blocks freed before it."""
+    from pipeline.parallel import in_workers
+
+    kept = [mb for _, mb in in_workers(iter([()] * 2), _anon_kept_after_a_large_block, 2, fresh=True)]
+    assert len(kept) == 2 and all(mb < 4 for mb in kept), kept
 
 
 def _has_game_worker_modules(_: tuple[()]) -> bool:
