@@ -19,6 +19,7 @@ import random
 import socket
 import threading
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -473,9 +474,56 @@ def test_the_client_routes_the_splits_in_input_order_whatever_order_they_finish_
         return SimpleNamespace(facts=bytes([i]))
 
     n = 6
-    futures = [client.submit(staged, i, n, pure=False) for i in range(n)]
-    delivered: list[tuple[int, Any]] = [(i, staged.facts) for i, staged in _staged_in_order(futures)]
+    stage = partial(_submit, client, staged, n=n)
+    delivered = [(i, done.facts) for i, _, done in _staged_in_order(stage, range(n), lambda: n)]
     assert delivered == [(i, bytes([i])) for i in range(n)]
+
+
+def _submit(client: Any, work: Any, i: int, **kwargs: Any) -> Any:
+    return client.submit(work, i, pure=False, **kwargs)
+
+
+def _same(i: int) -> int:
+    return i
+
+
+def test_the_client_has_at_most_its_window_of_splits_on_the_cluster(client: Any) -> None:
+    """However many splits, at most ``ahead()`` of them are on the cluster at a time
+    (sent, or staged before their turn), and every one comes back, in order."""
+    on_cluster = most = 0
+
+    def stage(i: int) -> Any:
+        nonlocal on_cluster, most
+        on_cluster += 1
+        most = max(most, on_cluster)
+        return _submit(client, _same, i)
+
+    delivered = []
+    for i, _, done in _staged_in_order(stage, range(40), lambda: 3):
+        on_cluster -= 1
+        delivered.append((i, done))
+    assert delivered == [(i, i) for i in range(40)]
+    assert most == 3
+
+
+def test_a_long_input_keeps_the_scheduler_s_tasks_few(games: Path, tmp_path: Path, client: Any) -> None:
+    """The scheduler holds the tasks of a few splits at a time (``AHEAD_PER_WORKER``
+    a worker, and the finishes that run), not one for every split of the input:
+    sent at once, the 100 splits were all there when the first was routed."""
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(games.read_bytes() * 6)
+    held: list[int] = []
+
+    def count_tasks(lines: int, size: int) -> None:
+        held.append(client.run_on_scheduler(_scheduler_tasks))
+
+    summary = load_dask([str(long)], tmp_path / "data", client=client, split_bytes=1, on_split=count_tasks)
+    assert summary.batches == len(held) >= 100 and summary.accounted
+    assert max(held) < 50, str(held)
+
+
+def _scheduler_tasks(dask_scheduler: Any) -> int:
+    return len(dask_scheduler.tasks)
 
 
 def test_the_command_s_own_local_cluster_loads_what_a_given_cluster_loads(

@@ -757,17 +757,18 @@ class _PartWriters:
         self.writers[table].write_table(data)
 
 
-def finish_writes(staged: StagedSplit, routing: Routing, file: InputFile) -> bool:
+def finish_writes(staged: StagedSplit, routing: Routing, file: InputFile | None) -> bool:
     """Whether :func:`finish_split` would write anything: a line of the split is
     dropped or quarantined as a duplicate, or its quarantine rows await their
-    file's hash.  On clean data it would not, and the client asks for no finish:
-    a task costs some 5 ms of CPU between the client and a worker."""
+    file's hash (``file``, None while it is not known).  On clean data it would
+    not, and the client asks for no finish: a task costs some 5 ms of CPU
+    between the client and a worker."""
     return bool(routing.dropped or routing.duplicates or _awaits_hash(staged, file))
 
 
-def _awaits_hash(staged: StagedSplit, file: InputFile) -> bool:
-    """Whether the split has quarantine rows written before ``file``'s hash was known."""
-    return QUARANTINE in staged.runs and staged.split.file.sha256 != file.sha256
+def _awaits_hash(staged: StagedSplit, file: InputFile | None) -> bool:
+    """Whether the split has quarantine rows written without ``file``'s hash."""
+    return QUARANTINE in staged.runs and (file is None or staged.split.file.sha256 != file.sha256)
 
 
 def finish_split(
@@ -982,6 +983,19 @@ def move_into_place(staging: Path, target: Path) -> None:
             shutil.rmtree(aside, ignore_errors=True)
 
 
+#: Splits a load has on the cluster at once (sent, or staged and not yet routed),
+#: for each worker: enough that a worker never waits for its next split, few
+#: enough that what the client and the scheduler hold for the splits stays that
+#: of a few, whatever the input's size.  Sent all at once, each split cost the
+#: command some 8 KB until the end (6 MB more for 763 splits of 200 MB than
+#: for 20: some 700 MB for the 85,000 splits of a terabyte).
+AHEAD_PER_WORKER = 4
+#: How often the cluster's workers are counted again (which sets how many splits
+#: it is given at once): every so many times the count is asked for, about twice
+#: a split.  A cluster that grows during a load is given more.
+RECOUNT_EVERY = 16
+
+
 def _load_on(
     tasks: _Tasks,
     inputs: tuple[InputReading, Future[list[InputFile]]],
@@ -996,60 +1010,134 @@ def _load_on(
     result (the files with their hashes)."""
     reading, hashing = inputs
     files = reading.files
-    workers_now = max(1, len(tasks.dask.scheduler_info().get("workers", {})))
+    workers = _WorkerCount(tasks.dask)
     if split_bytes is None:
         total = sum(f.size for f in files)
-        split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers_now) + 1))
-    splits, staged = [], []
-    for split in numbered_as_read(splits_of(files, split_bytes, workers_now), reading):
-        splits.append(split)
-        staged.append(tasks.submit(stage_split, split, directory=str(staging)))
+        split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers.now) + 1))
+    splits = numbered_as_read(splits_of(files, split_bytes, workers.now), reading)
     router = Router(summary)
-    written = []
-    hashed: dict[str, InputFile] = {}
-    for i, done in _staged_in_order(staged):
-        facts = done.facts
-        routing = router.route(facts)
+    finishes = _Finishes(tasks, str(staging), hashing)
+    stage = partial(tasks.submit, stage_split, directory=str(staging))
+    for split, staged, done in _staged_in_order(stage, splits, workers.ahead):
+        routing = router.route(done.facts)
         if on_split is not None:
-            on_split(len(facts), _split_bytes(splits[i]))
-        if not hashed:  # the first split finished waits for the hashes (its quarantine rows name them)
-            hashed = {file.path: file for file in hashing.result()}
-        file = hashed[splits[i].file.path]
-        if finish_writes(done, routing, file):
-            written.append(tasks.submit(finish_split, staged[i], routing, str(staging), file=file))
-        staged[i] = None  # the worker lets the staged split go (once it is finished)
+            on_split(len(done.facts), _split_bytes(split))
+        finishes.add(staged, done, routing)
+        summary.batches += 1
+    finishes.wait()
     summary.files = hashing.result()
-    summary.batches = len(splits)
-    tasks.submit(complete_dataset, str(staging), summary, started, written).result()
+    tasks.submit(complete_dataset, str(staging), summary, started).result()
 
 
 def _split_bytes(split: Split) -> int:
     return (split.file.size if split.end < 0 else split.end) - split.start
 
 
-def _staged_in_order(staged: list[Any]) -> Iterator[tuple[int, StagedSplit]]:
-    """Each split's index and staged split (a copy: the worker keeps its own), in
-    input order, as soon as it and the splits before it are staged: the client
-    routes while the workers still stage, holding only the staged splits done
-    ahead of their turn."""
+class _WorkerCount:
+    """How many splits a cluster is given at once (``AHEAD_PER_WORKER`` for each of
+    its workers), counted again every ``RECOUNT_EVERY`` times it is asked."""
+
+    def __init__(self, dask: Any) -> None:
+        self.dask = dask
+        self.asked = 0
+        self.now = self._count()
+
+    def _count(self) -> int:
+        return max(1, len(self.dask.scheduler_info().get("workers", {})))
+
+    def ahead(self) -> int:
+        self.asked += 1
+        if self.asked % RECOUNT_EVERY == 0:
+            self.now = self._count()
+        return AHEAD_PER_WORKER * self.now
+
+
+def _staged_in_order(
+    stage: Callable[[T], Any], splits: Iterable[T], ahead: Callable[[], int]
+) -> Iterator[tuple[T, Any, Any]]:
+    """Each split, the future of its staging (``stage(split)``) and the staged split
+    (a copy: the worker keeps its own), in input order, as soon as it and the
+    splits before it are staged: the client routes while the workers still stage.
+    At most ``ahead()`` splits are on the cluster at a time, sent or staged ahead
+    of their turn; the next goes as one is given."""
     from distributed import as_completed
 
-    pending = {future: i for i, future in enumerate(staged)}
-    early: dict[int, StagedSplit] = {}
+    queue = as_completed(with_results=True)  # type: ignore[no-untyped-call]
+    numbered = enumerate(splits)
+    sent: dict[Any, tuple[int, T]] = {}
+    early: dict[int, tuple[T, Any, Any]] = {}
     turn = 0
-    for future, done in as_completed(list(pending), with_results=True):  # type: ignore[no-untyped-call]
-        early[pending.pop(future)] = done
+
+    def send_more() -> None:
+        while len(sent) + len(early) < ahead():
+            following = next(numbered, None)
+            if following is None:
+                return
+            future = stage(following[1])
+            sent[future] = following
+            queue.add(future)  # type: ignore[no-untyped-call]
+
+    send_more()
+    for future, done in queue:
+        i, split = sent.pop(future)
+        early[i] = (split, future, done)
         while turn in early:
-            yield turn, early.pop(turn)
+            yield early.pop(turn)
             turn += 1
+        send_more()
 
 
-def complete_dataset(
-    directory: str, summary: LoadSummary, started: dt.datetime, _written: Any = None
-) -> None:
+class _Finishes:
+    """The splits' finishes (:func:`finish_split`), sent once the inputs' hashes are
+    known (a split's quarantine rows name its file's): the splits routed before
+    then wait as their staging's future and routing (their workers keep the
+    staged splits), while the workers stage on.  The client keeps the finishes
+    that run, and lets each go once it has ended."""
+
+    def __init__(self, tasks: _Tasks, directory: str, hashing: Future[list[InputFile]]) -> None:
+        self.tasks = tasks
+        self.directory = directory
+        self.hashing = hashing
+        self.files: dict[str, InputFile] = {}
+        self.waiting: list[tuple[Any, str, Routing]] = []
+        self.running: list[Any] = []
+
+    def add(self, staged: Any, done: StagedSplit, routing: Routing) -> None:
+        """The finish of a split just routed (none, if it would write nothing)."""
+        if finish_writes(done, routing, self.files.get(done.split.file.path)):
+            self.waiting.append((staged, done.split.file.path, routing))
+        if self.hashing.done():
+            self._send()
+        self.running = [future for future in self.running if not _ended(future)]
+
+    def _send(self) -> None:
+        if not self.files:
+            self.files = {file.path: file for file in self.hashing.result()}
+        for staged, path, routing in self.waiting:
+            file = self.files[path]
+            self.running.append(self.tasks.submit(finish_split, staged, routing, self.directory, file=file))
+        self.waiting.clear()
+
+    def wait(self) -> None:
+        """Until every finish has ended (the first that failed raises its error)."""
+        self.hashing.result()
+        self._send()
+        for future in self.running:
+            future.result()
+        self.running.clear()
+
+
+def _ended(future: Any) -> bool:
+    """Whether a finish has ended, which raises its error if it failed."""
+    if future.status in ("error", "cancelled"):
+        future.result()
+    return bool(future.status == "finished")
+
+
+def complete_dataset(directory: str, summary: LoadSummary, started: dt.datetime) -> None:
     """The data set's ``ingest_runs`` (one complete run), and an empty file with its
     schema for each table no split wrote (no quarantine, say).  Run on a worker,
-    after the splits (``_written``), where Arrow is imported already."""
+    once every split is finished, where Arrow is imported already."""
     import pyarrow.parquet as pq
 
     staging = Path(directory)
