@@ -51,7 +51,7 @@ PRELOAD = [
 #: eight splits, until the next trim (``TRIM_EVERY``), a different height each
 #: time, so that a longer input peaked higher.  With blocks of 16 MB and more
 #: mapped apart and the top given back past 4 MB, a worker peaked at 218 to 225
-#: MiB on both inputs, against 225 to 241, in the same CPU time
+#: MiB on both inputs, against 223 to 241, in the same CPU time
 #: (``validate`` and ``load`` measured the same).
 WORKER_ENV = {
     "POLARS_MAX_THREADS": "1",

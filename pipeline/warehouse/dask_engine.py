@@ -1120,8 +1120,7 @@ class _Finishes:
 
     def wait(self) -> None:
         """Until every finish has ended (the first that failed raises its error)."""
-        self.hashing.result()
-        self._send()
+        self._send()  # the splits still waiting for the hashes (the reader's error, if it failed)
         for future in self.running:
             future.result()
         self.running.clear()
