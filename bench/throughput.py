@@ -9,8 +9,12 @@ Measures, on the same games:
 - ``tricklog load --engine dask`` on a LocalCluster of 1 and of 2 workers;
 - peak memory (RSS of the whole process tree, sampled every 50 ms) of
   ``validate`` and ``load`` on the compared input and on a large one
-  (``--large-mb``; 0 skips).  The compared input's peak is the highest of its
-  runs; each run's is kept (``peak_rss_runs``), to show how far they spread;
+  (``--large-mb``; 0 skips).  The compared input is run for its memory as many
+  times as it takes to read as much as one large run (``--memory-runs``: ten
+  for 200 MB against 2 GB), so that its highest peak has had as many batches,
+  chunks and splits to come from as the large run's (:func:`targets`); each
+  run's peak is kept (``peak_rss_runs``), and the large run's in each tenth of
+  its time (``peak_rss_tenths``), to show whether it rises as the run goes;
 - with ``--distinct``, peak memory on distinct games too (``tricklog simulate``,
   no two alike) of the compared and the large sizes: the grown inputs repeat a
   few thousand games, which keeps the tables of games and hands seen small;
@@ -46,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import random
 import resource
@@ -191,9 +196,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0, 1)) -> tuple[float, int]:
+def run(
+    cmd: list[str],
+    *,
+    before: Any = None,
+    ok: tuple[int, ...] = (0, 1),
+    series: list[tuple[float, int]] | None = None,
+) -> tuple[float, int]:
     """Wall seconds of one whole process, and the peak RSS of its process tree (bytes);
-    its CPU seconds (all its processes) go to ``CPU["last"]``.  Exit 1 is a run too
+    its CPU seconds (all its processes) go to ``CPU["last"]``, and each sample of
+    the RSS, with its time since the start, to ``series`` if given.  Exit 1 is a run too
     (violations found: from the second round on, the grown input's games are copies).
     The CPU of processes the command does not wait for (a fork server's children,
     reaped by a server that outlives it) is not in the rusage of its children: it
@@ -210,7 +222,10 @@ def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0, 1)) -> 
     def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_sample(proc.pid, cpu_seen))
+            rss = _tree_sample(proc.pid, cpu_seen)
+            peak = max(peak, rss)
+            if series is not None:
+                series.append((time.perf_counter() - start, rss))
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -225,17 +240,48 @@ def run(cmd: list[str], *, before: Any = None, ok: tuple[int, ...] = (0, 1)) -> 
     return wall, peak
 
 
-def median_run(cmd: list[str], runs: int, before: Any = None) -> dict[str, Any]:
-    results = [run(cmd, before=before) for _ in range(runs)]
-    walls = [w for w, _ in results]
-    peaks = [r for _, r in results]
+def large_run(cmd: list[str], before: Any = None) -> dict[str, Any]:
+    """One run on the large input: its time, its peak, and its peak in each tenth of its time."""
+    series: list[tuple[float, int]] = []
+    wall, peak = run(cmd, before=before, series=series)
     return {
         "cmd": " ".join(cmd),
-        "seconds": walls,
-        "median": statistics.median(walls),
-        "peak_rss": max(peaks),
-        "peak_rss_runs": peaks,
+        "seconds": [wall],
+        "median": wall,
+        "peak_rss": peak,
+        "peak_rss_runs": [peak],
+        "peak_rss_tenths": tenths(series, wall),
     }
+
+
+def tenths(series: list[tuple[float, int]], wall: float) -> list[int]:
+    """The highest sample in each tenth of a run's time (0 where a tenth has none).
+
+    >>> tenths([(0.5, 10), (1.5, 30), (1.9, 20), (9.9, 40)], 10.0)
+    [10, 30, 0, 0, 0, 0, 0, 0, 0, 40]
+    """
+    peaks = [0] * 10
+    for at, rss in series:
+        tenth = min(9, int(10 * at / wall))
+        peaks[tenth] = max(peaks[tenth], rss)
+    return peaks
+
+
+def memory_runs(args: argparse.Namespace) -> int:
+    """How many times the compared input is run for its memory: ``--memory-runs``, or
+    as many as read together as much as one large run (and at least ``--runs``).
+
+    >>> memory_runs(argparse.Namespace(memory_runs=None, runs=5, input_mb=200, large_mb=2000))
+    10
+    >>> memory_runs(argparse.Namespace(memory_runs=None, runs=5, input_mb=200, large_mb=0))
+    5
+    """
+    runs: int = args.runs
+    if args.memory_runs is not None:
+        return max(runs, int(args.memory_runs))
+    if args.large_mb <= 0 or args.input_mb <= 0:
+        return runs
+    return max(runs, math.ceil(float(args.large_mb) / float(args.input_mb)))
 
 
 def _spread(peaks: list[int]) -> str:
@@ -327,12 +373,15 @@ def targets(
     highest peak by more than its runs spread among themselves (highest over
     lowest): repeated runs of one command on one input differ by 1 to 2% here,
     so a bound tighter than that would be decided by the sampling, not by the
-    input's size.
+    input's size.  A command's memory rises and falls with each batch, chunk or
+    split, and its peak is the highest of them: the compared input is run as
+    many times as it takes to read as much as the large run
+    (:func:`memory_runs`), so that both peaks are the highest of as many.
 
     >>> measured = {"load": {"peak_rss_runs": [100, 98, 99]}}
     >>> memory = {"load_large": {"peak_rss": 101}}
     >>> targets({"load / peer (speed)": 2.5}, measured, memory)["load peak RSS, large within compared"]
-    {'value': 1.01, 'bound': 1.0204, 'met': True}
+    {'value': 1.01, 'bound': 1.0204, 'met': True, 'compared_runs': 3}
     """
     out: dict[str, dict[str, Any]] = {}
     for name, least in SPEED_TARGETS.items():
@@ -346,8 +395,18 @@ def targets(
                 "value": round(value, 4),
                 "bound": round(bound, 4),
                 "met": value <= bound,
+                "compared_runs": len(peaks),
             }
     return out
+
+
+def memory_compared(args: argparse.Namespace) -> list[str]:
+    """The commands on the compared input whose peak is compared with a large run's."""
+    if args.large_mb <= 0:
+        return []
+    large = {"validate_large", *(["load_large"] if args.rss_load else [])}
+    large |= {"dask_1_large", "dask_2_large"} if args.dask_large else set()
+    return [compared for name, compared in MEMORY_TARGETS.values() if name in large]
 
 
 def distinct_memory(args: argparse.Namespace, work: Path, db: Path, dataset: Path) -> dict[str, Any]:
@@ -381,6 +440,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--memory-runs",
+        type=int,
+        default=None,
+        help="Runs of the compared input for its peak memory (default: as many as read --large-mb together).",
+    )
     parser.add_argument(
         "--input-mb",
         type=float,
@@ -456,6 +521,12 @@ def main() -> None:
             entry["cpu"].append(CPU["last"])
             entry["peak_rss_runs"].append(peak)
             print(f"  {name:19} {wall:7.2f}s", flush=True)
+    for _ in range(args.runs, memory_runs(args)):
+        for name in memory_compared(args):
+            cmd, before = commands[name]
+            _, peak = run(cmd, before=before)
+            measured[name]["peak_rss_runs"].append(peak)
+        print(f"  memory round of {', '.join(memory_compared(args))} done", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
         entry["median_cpu"] = statistics.median(entry["cpu"])
@@ -481,27 +552,22 @@ def main() -> None:
     if args.large_mb > 0:
         path = work / "large.jsonl"
         grown(games, int(args.large_mb * 1e6), path)
-        memory["validate_large"] = median_run([*TRICKLOG, "validate", str(path), "--json"], 1)
+        memory["validate_large"] = large_run([*TRICKLOG, "validate", str(path), "--json"])
         if args.rss_load:
-            memory["load_large"] = median_run(
-                [*TRICKLOG, "load", str(path), "--db", str(db), "--json"], 1, remover(db)
+            memory["load_large"] = large_run(
+                [*TRICKLOG, "load", str(path), "--db", str(db), "--json"], remover(db)
             )
         if args.dask_large:
             for workers in (1, 2):
-                memory[f"dask_{workers}_large"] = median_run(
-                    dask_load(path, workers, dataset), 1, remover(dataset)
+                memory[f"dask_{workers}_large"] = large_run(
+                    dask_load(path, workers, dataset), remover(dataset)
                 )
             ratios["dask 2 workers / dask 1 worker, large input (speed)"] = (
                 memory["dask_1_large"]["median"] / memory["dask_2_large"]["median"]
             )
         for entry in memory.values():
             entry["bytes"] = path.stat().st_size
-        for kind, large, compared in (
-            ("validate", "validate_large", "validate"),
-            ("load", "load_large", "load"),
-            ("dask 1 worker", "dask_1_large", "dask_1_worker"),
-            ("dask 2 workers", "dask_2_large", "dask_2_workers"),
-        ):
+        for kind, (large, compared) in MEMORY_TARGETS.items():
             if large in memory:
                 ratios[f"{kind} peak RSS, large / compared input"] = (
                     memory[large]["peak_rss"] / measured[compared]["peak_rss"]
@@ -513,7 +579,10 @@ def main() -> None:
             for kind, (small, large) in distinct["peak_rss"].items():
                 ratios[f"{kind} peak RSS, large / compared input (distinct games)"] = large / small
     size = games_file.stat().st_size / 1e6
-    print(f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds):")
+    print(
+        f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds);"
+        f" peaks of {memory_runs(args)} runs of those with a memory target:"
+    )
     for name, entry in measured.items():
         print(
             f"  {name:19} {entry['median']:7.2f}s  CPU {entry['median_cpu']:7.2f}s"
@@ -522,7 +591,8 @@ def main() -> None:
     for name, entry in memory.items():
         print(
             f"  {name:19} {entry['median']:7.2f}s  peak RSS {entry['peak_rss'] / 1e6:6.0f} MB"
-            f"  ({entry['bytes'] / 1e6:.0f} MB input)"
+            f"  ({entry['bytes'] / 1e6:.0f} MB input; by tenths of its time:"
+            f" {' '.join(f'{peak / 1e6:.0f}' for peak in entry['peak_rss_tenths'])})"
         )
     print("\nratios (speed: above 1, tricklog faster; CPU and RSS: above 1, tricklog uses more):")
     for name, value in ratios.items():
@@ -537,6 +607,7 @@ def main() -> None:
         "input_bytes": games_file.stat().st_size,
         "hands": hands,
         "runs": args.runs,
+        "memory_runs": memory_runs(args),
         "machine": env_note,
         "measured": measured,
         "memory": memory,

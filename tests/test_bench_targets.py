@@ -46,7 +46,12 @@ def test_memory_is_within_the_spread_of_the_compared_runs(bench: ModuleType) -> 
     memory = {"validate_large": {"peak_rss": 520}, "dask_2_large": {"peak_rss": 801}}
     goals = bench.targets({}, measured, memory)
     within = goals["validate peak RSS, large within compared"]
-    assert within == {"value": round(520 / 510, 4), "bound": round(510 / 500, 4), "met": True}
+    assert within == {
+        "value": round(520 / 510, 4),
+        "bound": round(510 / 500, 4),
+        "met": True,
+        "compared_runs": 3,
+    }
     # runs that did not spread leave no room: one byte over the peak is over
     assert goals["dask 2 workers peak RSS, large within compared"]["met"] is False
     assert "load peak RSS, large within compared" not in goals  # not measured, no verdict
@@ -55,3 +60,24 @@ def test_memory_is_within_the_spread_of_the_compared_runs(bench: ModuleType) -> 
 def test_memory_over_the_spread_is_missed(bench: ModuleType) -> None:
     goals = bench.targets({}, _measured(load=[1000, 990]), {"load_large": {"peak_rss": 1020}})
     assert goals["load peak RSS, large within compared"]["met"] is False
+
+
+def test_the_bench_s_examples_hold(bench: ModuleType) -> None:
+    """Its docstrings' examples (the tenths of a run, how many runs the compared input gets)."""
+    import doctest
+
+    assert doctest.testmod(bench).failed == 0
+
+
+def test_the_compared_input_is_run_for_as_many_bytes_as_the_large_one(bench: ModuleType) -> None:
+    import argparse
+
+    def runs(**given: Any) -> int:
+        defaults = {"memory_runs": None, "runs": 5, "input_mb": 200, "large_mb": 2000}
+        return int(bench.memory_runs(argparse.Namespace(**(defaults | given))))
+
+    assert runs() == 10
+    assert runs(large_mb=2100) == 11  # a part of a run is a run
+    assert runs(runs=12) == 12  # the speed rounds count, and are never cut
+    assert runs(memory_runs=3) == 5 and runs(memory_runs=20) == 20
+    assert runs(input_mb=0) == 5 and runs(large_mb=0) == 5
