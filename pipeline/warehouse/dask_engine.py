@@ -1104,15 +1104,22 @@ class _Finishes:
 
     def add(self, staged: Any, done: StagedSplit, routing: Routing) -> None:
         """The finish of a split just routed (none, if it would write nothing)."""
+        hashed = self.hashing.done()
+        if hashed:
+            self._learn_hashes()
         if finish_writes(done, routing, self.files.get(done.split.file.path)):
             self.waiting.append((staged, done.split.file.path, routing))
-        if self.hashing.done():
+        if hashed:
             self._send()
         self.running = [future for future in self.running if not _ended(future)]
 
-    def _send(self) -> None:
+    def _learn_hashes(self) -> None:
+        """The inputs' files with their hashes (waits for them; the reader's error if it failed)."""
         if not self.files:
             self.files = {file.path: file for file in self.hashing.result()}
+
+    def _send(self) -> None:
+        self._learn_hashes()
         for staged, path, routing in self.waiting:
             file = self.files[path]
             self.running.append(self.tasks.submit(finish_split, staged, routing, self.directory, file=file))
