@@ -521,12 +521,13 @@ def main() -> None:
             entry["cpu"].append(CPU["last"])
             entry["peak_rss_runs"].append(peak)
             print(f"  {name:19} {wall:7.2f}s", flush=True)
+    memory_commands = memory_compared(args)
     for _ in range(args.runs, memory_runs(args)):
-        for name in memory_compared(args):
+        for name in memory_commands:
             cmd, before = commands[name]
             _, peak = run(cmd, before=before)
             measured[name]["peak_rss_runs"].append(peak)
-        print(f"  memory round of {', '.join(memory_compared(args))} done", flush=True)
+        print(f"  memory round of {', '.join(memory_commands)} done", flush=True)
     for entry in measured.values():
         entry["median"] = statistics.median(entry["seconds"])
         entry["median_cpu"] = statistics.median(entry["cpu"])

@@ -393,13 +393,14 @@ def _anon_kept_after_a_large_block(_: tuple[()]) -> float:
             line = next(line for line in status if line.startswith("RssAnon:"))
         return int(line.split()[1]) / 1024
 
-    first = bytearray(20 << 20)
-    first[::4096] = b"\x01" * len(range(0, len(first), 4096))
-    del first
+    def fill_and_free(mb: int) -> None:
+        block = bytearray(mb << 20)
+        block[::4096] = b"\x01" * len(range(0, len(block), 4096))  # every page touched
+        del block
+
+    fill_and_free(20)
     before = anon()
-    block = bytearray(18 << 20)
-    block[::4096] = b"\x01" * len(range(0, len(block), 4096))
-    del block
+    fill_and_free(18)
     return anon() - before
 
 
