@@ -589,8 +589,8 @@ def test_an_input_counted_then_hashed_is_the_input_hashed_and_counted_at_once(tm
 def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_slow_polls() -> None:
     """What grows with a run and has no reader without a dashboard is off or short,
     and the health and memory checks run once a second (``LEAN_CLUSTER``), in the
-    scheduler, the nannies and every worker; Dask's defaults are left as they are
-    outside the cluster."""
+    scheduler, the nannies, every worker and the command's client; Dask's defaults
+    are left as they are outside the cluster."""
     import dask
 
     session = _client(None, None, 2)
@@ -607,6 +607,10 @@ def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_s
             )
         )
         scheduler = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_log.maxlen)
+        sent_logs = (
+            client.scheduler_comm.recent_message_log.maxlen,
+            session.cluster.scheduler.client_comms[client.id].recent_message_log.maxlen,
+        )
         scheduler_polls = _every(session.cluster.scheduler, "tick")
         nanny_polls = [_every(nanny, "tick", "memory_monitor") for nanny in session.cluster.workers.values()]
     finally:
@@ -619,9 +623,26 @@ def test_the_command_s_local_cluster_runs_without_profiler_with_short_logs_and_s
         assert (log, samples) == (100, 100)
         assert (arrow_pool, pandas) == ("system", False)  # WORKER_ENV, pipeline.without_pandas
     assert scheduler == 100
+    assert sent_logs == (100, 100)  # the client's batches to the scheduler, and the scheduler's to it
     assert dask.config.get("distributed.worker.profile.enabled") is True
     assert dask.config.get("distributed.admin.low-level-log-length") == 1000
     assert dask.config.get("distributed.admin.tick.interval") == "20ms"
+
+
+def test_the_command_s_client_of_a_cluster_it_did_not_start_keeps_a_short_log(client: Any) -> None:
+    """Connected to a scheduler's address (``--scheduler``), the command's client keeps
+    the last 100 batches it sent, not Dask's 1,000 (``LEAN_CLIENT``): the cluster is
+    not the command's to set, its own process is."""
+    import dask
+
+    session = _client(None, client.scheduler.address, None)
+    try:
+        kept = session.open().scheduler_comm.recent_message_log.maxlen
+    finally:
+        session.close()
+    assert kept == 100
+    assert client.scheduler_comm.recent_message_log.maxlen == 1000  # a client made outside, as Dask makes it
+    assert dask.config.get("distributed.admin.low-level-log-length") == 1000
 
 
 def test_a_local_worker_is_given_its_next_split_once_done_with_the_one_it_has() -> None:
