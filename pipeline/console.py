@@ -75,7 +75,7 @@ class ValidateView:
         table = Table("code", "count", "meaning", title="Violations by code", title_justify="left")
         codes = all_codes()
         for code, count in summary.by_code.most_common():
-            table.add_row(code, str(count), codes.get(code, ""))
+            table.add_row(escape(code), str(count), escape(codes.get(code, "")))
         console.print(table)
         console.print(f"First {len(self.first)}:")
         for v in self.first:

@@ -49,6 +49,17 @@ def test_sql_error_prints_duckdb_message(db: Path) -> None:
     assert "Binder Error" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_the_table_shows_names_and_values_as_they_are(db: Path) -> None:
+    """Square brackets in a value or a column's name are text, not rich markup: a
+    player named ``[bot] Ann`` keeps its tag, and ``[/x]`` is no error."""
+    query = "select '[/x]' as a, '[bold]b' as b, '[bot] Ann' as c, 1 as \"[red]x\""
+    proc = run_cli("sql", query, "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    header, row = proc.stdout.splitlines()[1], proc.stdout.splitlines()[3]
+    assert header.split("┃")[1:-1] == [" a    ", " b       ", " c         ", " [red]x "]
+    assert [cell.strip() for cell in row.split("│")[1:-1]] == ["[/x]", "[bold]b", "[bot] Ann", "1"]
+
+
 def test_csv_has_a_header_then_rows(db: Path) -> None:
     proc = run_cli(
         "sql", "select game_id, players from games order by game_id limit 3", "--db", str(db), "-f", "csv"

@@ -176,13 +176,18 @@ def _json_default(value: object) -> object:
 
 
 def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS) -> str:
-    """A result as a rich text table (at most ``limit`` rows, then a note)."""
+    """A result as a rich text table (at most ``limit`` rows, then a note).  Names and
+    values are shown as they are: as rich markup, ``[bot] Ann`` lost its ``[bot]``
+    and a ``[/x]`` stopped the command with a traceback."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(*frame.columns, show_lines=False)
+    table = Table(show_lines=False)
+    for name in frame.columns:
+        table.add_column(Text(name))
     for row in frame.head(limit).iter_rows():
-        table.add_row(*("" if v is None else str(v) for v in row))
+        table.add_row(*(Text("" if v is None else str(v)) for v in row))
     console = Console(record=True, width=max(80, min(250, 12 * len(frame.columns))), file=io.StringIO())
     console.print(table)
     shown = min(limit, frame.height)
