@@ -16,10 +16,13 @@ from typing import Any
 import orjson
 import pytest
 from cli import run
+from hypothesis import given
+from hypothesis import strategies as st
 from report_oracle import expected_extras, expected_summary
 from typer.testing import CliRunner, Result
 
 from pipeline.cli import app
+from pipeline.report.markdown_text import md_plain, md_text
 from pipeline.report.stats import mean_interval, wilson
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spec-examples"
@@ -298,6 +301,40 @@ def test_markdown_and_one_csv_per_table(built: Built) -> None:
     for name in REPORTS:
         assert (out / f"{name}.csv").stat().st_size > 0
         assert f"`{name}.sql`" in markdown
+
+
+def test_names_from_the_logs_are_text_in_the_page_and_the_markdown(tmp_path: Path) -> None:
+    """Players named like markup are shown as written: no tag of the page, and no
+    HTML, link, bold or extra cell in report.md (which a site may render)."""
+    names = ["<img src=x onerror=alert(1)>", "[site](http://evil.example)", "**Ann**", "a|b"]
+    records = fixture_records()
+    for record in records[::2]:
+        record["players"] = names
+    build(tmp_path, records)
+    page = (tmp_path / "report" / "report.html").read_text("utf-8")
+    markdown = (tmp_path / "report" / "report.md").read_text("utf-8")
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert not re.search(r"(?<!\\)<img|(?<!\\)\]\(http", markdown)
+    for shown in (
+        r"\<img src=x onerror=alert(1)\>",
+        r"\[site\](http://evil.example)",
+        r"\*\*Ann\*\*",
+        r"a\|b",
+    ):
+        assert shown in markdown, shown
+    links = re.findall(r"\[hand \d+ of [^]]+\]\(viewer\.html#([^)]+)\)", markdown)
+    assert links and all("%5C" not in link for link in links)  # the game ids' own, not escaped
+
+
+@given(st.text())
+def test_markdown_text_shows_any_text_and_gives_it_back(text: str) -> None:
+    """Every character Markdown could read as markup is escaped (a backslash an odd
+    number of backslashes before it), and the escaping undone is the text."""
+    shown = md_text(text)
+    assert md_plain(shown) == text
+    for active in re.finditer(r"[`*\[\]<>&|~]", shown):
+        backslashes = len(shown[: active.start()]) - len(shown[: active.start()].rstrip("\\"))
+        assert backslashes % 2 == 1, (text, shown)
 
 
 def test_missing_warehouse_is_a_usage_error(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from pipeline.players import PlayerMap
 from pipeline.report.findings import GLOSSARY, findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.inference import MIN_N, adjust, small
+from pipeline.report.markdown_text import md_text
 from pipeline.report.run import Table, run_reports
 from pipeline.report.summary import build_summary
 from pipeline.report.viewer import write_hand_viewer
@@ -412,12 +413,12 @@ def markdown(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
     out = [f"# {view.title}", "", f"From `{db}`. {_filter_text(filters)}", ""]
     for key, title in (("key", "Key findings"), ("notes", "Is this a fair sample?")):
         if notes.get(key):
-            out += [f"## {title}", "", *[f"- {n}" for n in notes[key]], ""]
+            out += [f"## {title}", "", *[f"- {md_text(n)}" for n in notes[key]], ""]
     if view.glossary:
         out += ["## Terms used", "", *[f"- **{t}**: {d}" for t, d in view.glossary], ""]
     for section in view.sections:
         out += [f"## {section.title}", ""]
-        out += [f"> {n}\n" for n in notes.get(section.key, [])]
+        out += [f"> {md_text(n)}\n" for n in notes.get(section.key, [])]
         out += [f"![{caption}]({charts[chart].name})\n" for chart, caption in section.charts]
         for name, title in section.tables:
             out += [f"### {title}", "", f"{tables[name].doc} (`{name}.sql`)", "", _md_table(tables[name]), ""]
@@ -427,7 +428,7 @@ def markdown(view: PageView, db: Path, filters: dict[str, list[str]]) -> str:
 def _md_table(table: Table) -> str:
     headers, rows = display(table)
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in rows]
     if not rows:
         lines.append("| none |" + " |" * (len(headers) - 1))
     if any(SMALL_MARK in c for row in rows for c in row):

@@ -42,6 +42,7 @@ from urllib.parse import quote
 import orjson
 
 from pipeline.games import installed
+from pipeline.report.markdown_text import md_plain, md_text
 
 if TYPE_CHECKING:
     import duckdb
@@ -95,16 +96,16 @@ def cell_html(text: str) -> str:
 
 
 def cell_markdown(text: str) -> str:
-    """A table cell in Markdown: a ``hand:GAME/HAND`` value as a link into the viewer.
+    r"""A table cell in Markdown: a ``hand:GAME/HAND`` value as a link into the viewer.
 
-    >>> cell_markdown("hand:g-1/2"), cell_markdown("renege")
-    ('[hand 2 of g-1](viewer.html#g-1/2)', 'renege')
+    >>> print(cell_markdown("hand:g_1*/2"), cell_markdown("renege"))
+    [hand 2 of g_1\*](viewer.html#g_1%2A/2) renege
     """
     if text.startswith(VIEWER_CELL) and "/" in text:
         game_id, _, hand = text[len(VIEWER_CELL) :].rpartition("/")
         if hand.isdigit():
-            return f"[hand {hand} of {game_id}]({viewer_link(game_id, int(hand))})"
-    return text
+            return f"[hand {hand} of {md_text(game_id)}]({viewer_link(game_id, int(hand))})"
+    return md_text(text)
 
 
 _HTML_CELL = re.compile(r"<td([^>]*)>" + re.escape(VIEWER_CELL) + r"([^<]*)</td>")
@@ -123,8 +124,9 @@ def link_hands_html(page: str) -> str:
 
 
 def link_hands_markdown(text: str) -> str:
-    """The Markdown report with every ``hand:GAME/HAND`` table cell a link into the viewer."""
-    return _MD_CELL.sub(lambda m: cell_markdown(VIEWER_CELL + m.group(1)), text)
+    """The Markdown report with every ``hand:GAME/HAND`` table cell a link into the viewer
+    (the cells' text as :func:`~pipeline.report.markdown_text.md_text` wrote it)."""
+    return _MD_CELL.sub(lambda m: cell_markdown(VIEWER_CELL + md_plain(m.group(1))), text)
 
 
 def _game_viewers() -> dict[str, Viewer]:
