@@ -137,9 +137,11 @@ def in_workers(
     fresh: bool = False,
     setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None,
     ahead: int = AHEAD,
+    for_jobs: bool = True,
 ) -> Iterator[tuple[T, R]]:
     """Each chunk with ``work(chunk)``, done by ``jobs`` processes, in order; at most
     ``ahead`` chunks per process are in flight (sent, being done, or done and waiting).
+    ``for_jobs``: the command has a ``--jobs`` (a worker the system killed says fewer would do).
 
     Workers are forked from this process (cheap: they share what it has
     loaded), unless ``fresh``: then they start from a clean server process, as
@@ -156,7 +158,7 @@ def in_workers(
     pending: deque[tuple[T, Future[R]]] = deque()
     pool = ProcessPoolExecutor(jobs, worker_context(fresh), initializer=_start_worker, initargs=(setup,))
     try:
-        with lost_worker_reported(pool=pool):
+        with lost_worker_reported(jobs=for_jobs, pool=pool):
             for done in count(1):
                 while len(pending) < jobs * ahead and (chunk := next(chunks, None)) is not None:
                     pending.append((chunk, pool.submit(work, chunk)))

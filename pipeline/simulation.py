@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import random
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -148,28 +147,25 @@ class Harness:
         return result
 
     def _game_lines(self, n: int, seed: int, preset: str, workers: int | None) -> Iterator[tuple[bytes, int]]:
-        """Each game as a JSON line with its number of hands, in order, from one or more processes.
+        """Each game as a JSON line with its number of hands, in order, from one or more processes,
+        ``CHUNK`` games at a time: a few chunks are in memory whatever ``n``.
 
         Workers are forked (where the platform can fork; elsewhere one process
         plays every game), so that a caller needs no ``__main__`` guard.
         """
         if workers is None:
             workers = _cpu_count() if n >= PARALLEL_FROM else 1
-        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-            yield from _simulate_chunk((self.simulate_game, 0, n, seed, preset))
-            return
-        chunks = [
+        chunks = (
             (self.simulate_game, start, min(start + CHUNK, n), seed, preset) for start in range(0, n, CHUNK)
-        ]
-        from pipeline.parallel import leave_interrupts_to_the_caller, lost_worker_reported
+        )
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            for chunk in chunks:
+                yield from _simulate_chunk(chunk)
+            return
+        from pipeline.parallel import in_workers
 
-        fork = multiprocessing.get_context("fork")
-        with (
-            ProcessPoolExecutor(workers, fork, initializer=leave_interrupts_to_the_caller) as pool,
-            lost_worker_reported(jobs=False, pool=pool),
-        ):
-            for lines in pool.map(_simulate_chunk, chunks):
-                yield from lines
+        for _, lines in in_workers(chunks, _simulate_chunk, workers, for_jobs=False):
+            yield from lines
 
 
 def _maybe_corrupt(
