@@ -17,6 +17,7 @@ The core knows no game: it asks each installed game for its analysis.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,7 +214,10 @@ class _Workers:
         from pipeline.parallel import leave_interrupts_to_the_caller
 
         self._pool = ProcessPoolExecutor(
-            jobs, worker_context(fresh=True), initializer=leave_interrupts_to_the_caller
+            jobs,
+            worker_context(fresh=True),
+            initializer=leave_interrupts_to_the_caller,
+            initargs=(os.getpid(),),
         )
 
     def map(self, work: Callable[[list[tuple[Any, ...]]], Rows], chunks: Iterator[list[Any]]) -> list[Rows]:

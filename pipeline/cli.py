@@ -8,6 +8,7 @@ inside the commands that need them, to keep start-up fast.
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -389,6 +390,7 @@ def main() -> None:
     from pipeline.forkserver import start_fresh_server, stop_fork_server
 
     _skip_collections_at_exit()
+    signal.signal(signal.SIGTERM, _terminate)
     early = asks_for_local_cluster(sys.argv[1:])
     if early:
         start_fresh_server(["distributed"])
@@ -396,6 +398,10 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         _interrupted()
+    except SystemExit:
+        if _terminated:  # typer exits 130 on a KeyboardInterrupt, Terminated included
+            _interrupted()
+        raise
     except RuntimeError as e:
         if str(e) != DUCKDB_INTERRUPTED:
             raise
@@ -416,8 +422,28 @@ def main() -> None:
 DUCKDB_INTERRUPTED = "Query interrupted"
 
 
+class Terminated(KeyboardInterrupt):
+    """``kill`` (SIGTERM), taken as Ctrl-C is: the command stops its workers and
+    cluster, and removes the file it was writing (a killed ``simulate`` had left
+    its 9 GB temporary file, and its workers, behind)."""
+
+
+#: Whether the command was sent SIGTERM (a DuckDB query it stops raises its own error).
+_terminated = False
+
+
+def _terminate(signum: int, frame: object) -> NoReturn:
+    global _terminated
+    _terminated = True
+    raise Terminated
+
+
 def _interrupted() -> NoReturn:
-    """Ctrl-C: exit 130, as a shell does, with a line rather than a traceback."""
+    """Ctrl-C: exit 130, as a shell does, with a line rather than a traceback;
+    ``kill``: exit 143 (128 + SIGTERM)."""
+    if _terminated:
+        typer.echo("tricklog: terminated", err=True)
+        sys.exit(128 + signal.SIGTERM)
     typer.echo("tricklog: interrupted", err=True)
     sys.exit(130)
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import gc
 import os
+import select
 import signal
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -156,7 +159,9 @@ def in_workers(
     chunk for ever (and, had the worker died sending a result, its queue's lock
     held, the pool could not even be closed)."""
     pending: deque[tuple[T, Future[R]]] = deque()
-    pool = ProcessPoolExecutor(jobs, worker_context(fresh), initializer=_start_worker, initargs=(setup,))
+    pool = ProcessPoolExecutor(
+        jobs, worker_context(fresh), initializer=_start_worker, initargs=(os.getpid(), setup)
+    )
     try:
         with lost_worker_reported(jobs=for_jobs, pool=pool):
             for done in count(1):
@@ -240,17 +245,66 @@ def lost_worker_reported(
         raise WorkerLost(kept, jobs=jobs, ended=how_a_worker_ended(pool)) from None
 
 
-def leave_interrupts_to_the_caller() -> None:
+def leave_interrupts_to_the_caller(command: int | None = None) -> None:
     """A worker's start: Ctrl-C, which reaches every process of the command, is left
-    to the caller, which stops the pool (each worker printed a traceback)."""
+    to the caller, which stops the pool (each worker printed a traceback); ``kill``
+    ends it as it ends any process (a worker forked from the command had the
+    command's handler); and it ends with the process that started it
+    (:func:`end_with_parent`) and with the process ``command`` (:func:`end_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    end_with_parent()
+    if command is not None:
+        end_with(command)
 
 
-def _start_worker(setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:
-    """A worker's start: Ctrl-C left to the caller, a priority below its
-    caller's (``WORKER_NICENESS``; left as it is where there is no ``os.nice``),
-    then the caller's ``setup``, if any."""
-    leave_interrupts_to_the_caller()
+#: Linux's ``prctl`` option that names the signal a process gets when its parent ends.
+PR_SET_PDEATHSIG = 1
+
+
+def end_with_parent() -> None:
+    """Have this process killed when its parent ends, however the parent ended (Linux;
+    elsewhere nothing).  A worker's parent is the command (forked workers) or the
+    fork server.  Left alone, the forked workers of a command killed with ``kill``
+    or ``kill -9`` lived on: those of ``simulate`` blocked for ever sending a
+    result nobody would read, holding their memory."""
+    libc = _libc()
+    if not libc or not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
+
+
+def end_with(command: int) -> None:
+    """Have this process end when the process ``command`` does, from a thread that
+    waits for it (Linux 5.3 and later; elsewhere nothing).  A worker from the fork
+    server is the server's child, and the server lives as long as any of its
+    workers: after ``kill -9`` of a ``load`` (or the system killing it, out of
+    memory), its workers blocked for ever sending results nobody would read,
+    and the server and they held their memory."""
+    if command == os.getppid():  # a forked worker: end_with_parent does it
+        return
+    try:
+        ended = os.pidfd_open(command)
+    except ProcessLookupError:
+        os._exit(1)
+    except (AttributeError, OSError):
+        return
+
+    def wait() -> None:
+        select.select([ended], [], [])
+        os._exit(1)
+
+    threading.Thread(target=wait, name="tricklog-end-with-command", daemon=True).start()
+
+
+def _start_worker(command: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:
+    """A worker's start: Ctrl-C left to the caller (the process ``command``), a
+    priority below its caller's (``WORKER_NICENESS``; left as it is where there is
+    no ``os.nice``), then the caller's ``setup``, if any."""
+    leave_interrupts_to_the_caller(command)
     with suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
     if setup is not None:

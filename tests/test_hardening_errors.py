@@ -446,6 +446,85 @@ def _the_same_load_completes_it(args: list[str], db: Path, big: Path) -> None:
         con.close()
 
 
+def _command(name: str, big: Path, tmp_path: Path) -> list[str]:
+    """The command line of a command that works a while with workers (``simulate``
+    would go on for ever: it plays its games a few chunks at a time)."""
+    return {
+        "validate": [*TRICKLOG, "validate", str(big), "--jobs", "2"],
+        "load": [*TRICKLOG, "load", str(big), "--jobs", "2", "--db", str(tmp_path / "w.duckdb")],
+        "dask": [
+            *TRICKLOG,
+            "load",
+            str(big),
+            "--engine",
+            "dask",
+            "--jobs",
+            "2",
+            "--db",
+            str(tmp_path / "set"),
+        ],
+        "simulate": [
+            *TRICKLOG,
+            "simulate",
+            "--games",
+            "1000000000000000",
+            "--output",
+            str(tmp_path / "games.jsonl"),
+        ],
+    }[name]
+
+
+@pytest.mark.parametrize("command", ["validate", "load", "dask", "simulate"])
+def test_kill_ends_the_command_and_its_workers_as_ctrl_c_does(
+    command: str, big: Path, tmp_path: Path
+) -> None:
+    """``kill`` (SIGTERM, to the command alone, as a scheduler's time limit sends it):
+    exit 143 with one line, no worker left, and what the command was writing is
+    gone (a load's run is aborted and the same load completes it).  A killed
+    ``simulate`` had left its workers running and its temporary file (9 GB), and
+    exited 130 without a word like a Ctrl-C."""
+    import psutil
+
+    (tmp_path / "earlier.txt").write_text("not the command's\n")
+    args = _command(command, big, tmp_path)
+    left: list[Any] = []
+
+    def kill(pid: int, workers: list[Any]) -> None:
+        left.extend(psutil.Process(pid).children(recursive=True))
+        os.kill(pid, signal.SIGTERM)
+
+    proc = _at_work(args, kill)
+    assert (proc.returncode, proc.stderr) == (143, "tricklog: terminated\n"), proc.stderr[-2000:]
+    time.sleep(0.5)  # the fork server ends once its last worker has
+    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    if command == "load":
+        _the_same_load_completes_it(args, tmp_path / "w.duckdb", big)
+    else:
+        assert [p.name for p in tmp_path.iterdir()] == ["earlier.txt"]
+
+
+@pytest.mark.parametrize("command", ["load", "simulate"])
+def test_kill_9_of_the_command_ends_its_workers(command: str, big: Path, tmp_path: Path) -> None:
+    """The command killed outright (``kill -9``, or by the system out of memory): its
+    workers and fork server end too.  They lived on, blocked sending results nobody
+    would read, and held the command's output open: whatever read it waited for ever."""
+    import psutil
+
+    left: list[Any] = []
+
+    def kill(pid: int, workers: list[Any]) -> None:
+        left.extend(psutil.Process(pid).children(recursive=True))
+        os.kill(pid, signal.SIGKILL)
+
+    proc = _at_work(_command(command, big, tmp_path), kill)  # its output ends: no process holds it
+    assert proc.returncode == -signal.SIGKILL
+    assert len(left) >= 2
+    deadline = time.monotonic() + 10
+    while [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]:
+        assert time.monotonic() < deadline, [p.cmdline()[:3] for p in left if p.is_running()]
+        time.sleep(0.05)
+
+
 def test_simulate_with_a_worker_killed_keeps_the_file_there_was(tmp_path: Path) -> None:
     """``simulate`` writes its file whole or not at all: a worker killed mid-run ends
     it with one line, and the file of an earlier run is there as it was, alone."""
