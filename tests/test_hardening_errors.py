@@ -495,8 +495,7 @@ def test_kill_ends_the_command_and_its_workers_as_ctrl_c_does(
 
     proc = _at_work(args, kill)
     assert (proc.returncode, proc.stderr) == (143, "tricklog: terminated\n"), proc.stderr[-2000:]
-    time.sleep(0.5)  # the fork server ends once its last worker has
-    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    _all_end(left)  # the fork server ends once its last worker has
     if command == "load":
         _the_same_load_completes_it(args, tmp_path / "w.duckdb", big)
     else:
@@ -519,9 +518,22 @@ def test_kill_9_of_the_command_ends_its_workers(command: str, big: Path, tmp_pat
     proc = _at_work(_command(command, big, tmp_path), kill)  # its output ends: no process holds it
     assert proc.returncode == -signal.SIGKILL
     assert len(left) >= 2
-    deadline = time.monotonic() + 10
-    while [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]:
-        assert time.monotonic() < deadline, [p.cmdline()[:3] for p in left if p.is_running()]
+    _all_end(left)
+
+
+def _all_end(processes: list[Any], seconds: float = 10) -> None:
+    """Wait until none of ``processes`` runs (a zombie has ended); fail after ``seconds``."""
+    import psutil
+
+    def runs(process: Any) -> bool:
+        try:
+            return bool(process.is_running() and process.status() != psutil.STATUS_ZOMBIE)
+        except psutil.NoSuchProcess:  # ended while asked
+            return False
+
+    deadline = time.monotonic() + seconds
+    while running := [p.pid for p in processes if runs(p)]:
+        assert time.monotonic() < deadline, f"still running: {running}"
         time.sleep(0.05)
 
 
