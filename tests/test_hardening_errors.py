@@ -446,34 +446,6 @@ def _the_same_load_completes_it(args: list[str], db: Path, big: Path) -> None:
         con.close()
 
 
-def _command(name: str, big: Path, tmp_path: Path) -> list[str]:
-    """The command line of a command that works a while with workers (``simulate``
-    would go on for ever: it plays its games a few chunks at a time)."""
-    return {
-        "validate": [*TRICKLOG, "validate", str(big), "--jobs", "2"],
-        "load": [*TRICKLOG, "load", str(big), "--jobs", "2", "--db", str(tmp_path / "w.duckdb")],
-        "dask": [
-            *TRICKLOG,
-            "load",
-            str(big),
-            "--engine",
-            "dask",
-            "--jobs",
-            "2",
-            "--db",
-            str(tmp_path / "set"),
-        ],
-        "simulate": [
-            *TRICKLOG,
-            "simulate",
-            "--games",
-            "1000000000000000",
-            "--output",
-            str(tmp_path / "games.jsonl"),
-        ],
-    }[name]
-
-
 @pytest.mark.parametrize("command", ["validate", "load", "dask", "simulate"])
 def test_kill_ends_the_command_and_its_workers_as_ctrl_c_does(
     command: str, big: Path, tmp_path: Path
@@ -549,6 +521,34 @@ def test_simulate_with_a_worker_killed_keeps_the_file_there_was(tmp_path: Path) 
     assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
 
 
+def _command(name: str, big: Path, tmp_path: Path) -> list[str]:
+    """The command line of a command that works a while with workers (``simulate``
+    would go on for ever: it plays its games a few chunks at a time)."""
+    return {
+        "validate": [*TRICKLOG, "validate", str(big), "--jobs", "2"],
+        "load": [*TRICKLOG, "load", str(big), "--jobs", "2", "--db", str(tmp_path / "w.duckdb")],
+        "dask": [
+            *TRICKLOG,
+            "load",
+            str(big),
+            "--engine",
+            "dask",
+            "--jobs",
+            "2",
+            "--db",
+            str(tmp_path / "set"),
+        ],
+        "simulate": [
+            *TRICKLOG,
+            "simulate",
+            "--games",
+            "1000000000000000",
+            "--output",
+            str(tmp_path / "games.jsonl"),
+        ],
+    }[name]
+
+
 @pytest.mark.parametrize("command", ["validate", "load", "dask"])
 def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
     command: str, big: Path, tmp_path: Path
@@ -560,12 +560,7 @@ def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
     data set.  It waited for ever, with a pool of workers."""
     import psutil
 
-    db = tmp_path / ("dataset" if command == "dask" else "w.duckdb")
-    args = {
-        "validate": [*TRICKLOG, "validate", str(big), "--jobs", "2"],
-        "load": [*TRICKLOG, "load", str(big), "--jobs", "2", "--db", str(db)],
-        "dask": [*TRICKLOG, "load", str(big), "--engine", "dask", "--jobs", "2", "--db", str(db)],
-    }[command]
+    args = _command(command, big, tmp_path)
     left: list[Any] = []
 
     def interrupt(pid: int, workers: list[Any]) -> None:
@@ -581,4 +576,4 @@ def test_ctrl_c_ends_the_command_and_its_workers_without_a_traceback(
     if command == "dask":
         assert list(tmp_path.iterdir()) == []
     if command == "load":
-        _the_same_load_completes_it(args, db, big)
+        _the_same_load_completes_it(args, tmp_path / "w.duckdb", big)
