@@ -521,8 +521,8 @@ def main() -> None:
             entry["cpu"].append(CPU["last"])
             entry["peak_rss_runs"].append(peak)
             print(f"  {name:19} {wall:7.2f}s", flush=True)
-    memory_commands = memory_compared(args)
-    for _ in range(args.runs, memory_runs(args)):
+    memory_commands, compared_runs = memory_compared(args), memory_runs(args)
+    for _ in range(args.runs, compared_runs):
         for name in memory_commands:
             cmd, before = commands[name]
             _, peak = run(cmd, before=before)
@@ -582,7 +582,7 @@ def main() -> None:
     size = games_file.stat().st_size / 1e6
     print(
         f"\n{hands:,} hands ({size:.0f} MB); medians of {args.runs} runs (wall seconds);"
-        f" peaks of {memory_runs(args)} runs of those with a memory target:"
+        f" peaks of {compared_runs} runs of those with a memory target:"
     )
     for name, entry in measured.items():
         print(
@@ -608,7 +608,7 @@ def main() -> None:
         "input_bytes": games_file.stat().st_size,
         "hands": hands,
         "runs": args.runs,
-        "memory_runs": memory_runs(args),
+        "memory_runs": compared_runs,
         "machine": env_note,
         "measured": measured,
         "memory": memory,
