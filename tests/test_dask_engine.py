@@ -50,6 +50,7 @@ from pipeline.warehouse.dask_engine import (
 )
 from pipeline.warehouse.ddl import WarehouseError, table_names
 from pipeline.warehouse.load import NEWLINE_BLOCK, READ_BLOCKS, LoadSummary
+from pipeline.warehouse.parts import PARTS
 from pipeline.warehouse.routing import route
 
 distributed = pytest.importorskip("distributed")
@@ -426,6 +427,88 @@ def test_a_dataset_is_loaded_again_in_place_and_a_folder_that_is_not_one_is_refu
     result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(other)])
     assert result.exit_code != 0 and "not a tricklog data set" in result.output
     assert (other / "x.txt").read_text() == "mine"
+
+
+def test_a_data_set_with_a_part_missing_cut_short_or_added_is_refused_naming_it(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A load lists its parts with their sizes; a copy of the data set that lacks one,
+    has one cut short or holds one more (read twice by a glob) is refused by every
+    reader, naming the file, and reads as before once whole again."""
+    import pyarrow.parquet as pq
+    from cli import run
+
+    dataset = tmp_path / "dataset"
+    load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    listed = pq.ParquetFile(dataset / PARTS).read().to_pylist()
+    on_disk = {p.relative_to(dataset).as_posix(): p.stat().st_size for p in dataset.rglob("*.parquet")}
+    assert {row["file"]: row["bytes"] for row in listed} == {k: v for k, v in on_disk.items() if k != PARTS}
+    query = ["sql", "select count(*) as n from euchre.plays", "--db", str(dataset), "--format", "csv"]
+    whole = run(*query)
+    assert whole.returncode == 0 and int(whole.stdout.splitlines()[1]) > 0, whole.stderr
+
+    part = dataset / "euchre" / "plays" / "part-00001.parquet"
+    data = part.read_bytes()
+    copy = part.with_name("part-00001 (copy).parquet")
+    copy.write_bytes(data)
+    refused = run(*query)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "euchre/plays/part-00001 (copy).parquet is not one of the parts its load wrote" in refused.stderr
+    copy.unlink()
+    part.write_bytes(data[: len(data) // 2])
+    for command in (query, ["report", "--db", str(dataset), "--out", str(tmp_path / "report")]):
+        refused = run(*command)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        assert (
+            f"part-00001.parquet is {len(data) // 2:,} bytes where its load wrote {len(data):,}"
+            in refused.stderr
+        )
+    assert not (tmp_path / "report").exists()
+    part.unlink()
+    refused = run(*query)
+    assert refused.returncode == 2 and "euchre/plays/part-00001.parquet is missing" in refused.stderr
+    part.write_bytes(data)
+    assert run(*query).stdout == whole.stdout
+
+
+def test_a_data_set_without_its_list_of_parts_is_read_as_it_is_and_a_bad_part_named(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A data set written before loads listed their parts (or by another engine) is
+    read through its globs; a part there that is no Parquet file is one line naming it."""
+    from cli import run
+
+    dataset = tmp_path / "dataset"
+    load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    (dataset / PARTS).unlink()
+    query = ["sql", "select count(*) as n from euchre.games", "--db", str(dataset), "--format", "csv"]
+    assert run(*query).returncode == 0
+    (dataset / "euchre" / "games" / "part-00000.parquet").write_bytes(b"not parquet")
+    refused = run(*query)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "cannot read its table euchre.games" in refused.stderr and "part-00000.parquet" in refused.stderr
+
+
+def test_an_export_of_a_part_damaged_inside_fails_in_one_line_and_keeps_the_last_export(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """A part of the listed size whose pages are damaged is found as its rows are
+    read: the export stops saying which table, and the earlier export stays whole."""
+    from cli import run
+
+    dataset = tmp_path / "dataset"
+    load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    out = tmp_path / "parquet"
+    assert run("export", "--db", str(dataset), "--parquet", str(out)).returncode == 0
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    part = dataset / "euchre" / "plays" / "part-00001.parquet"
+    data = part.read_bytes()
+    footer = int.from_bytes(data[-8:-4], "little") + 8  # the metadata, then its length and PAR1
+    part.write_bytes(data[:4] + bytes(len(data) - 4 - footer) + data[-footer:])  # the pages zeroed
+    failed = run("export", "--db", str(dataset), "--parquet", str(out))
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
+    assert "cannot read euchre.plays" in failed.stderr and f"{out} is left as it was" in failed.stderr
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
 
 
 def test_the_pure_functions_write_what_the_dask_engine_writes(

@@ -62,6 +62,7 @@ from pipeline.parallel import (
 from pipeline.sources import BOM, SourceItem, parse_line
 from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
+from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.load import (
     NEWLINE_BLOCK,
     VERSION,
@@ -71,6 +72,7 @@ from pipeline.warehouse.load import (
     read_errors,
     read_through,
 )
+from pipeline.warehouse.parts import DamagedDataset, check_parts, write_parts
 from pipeline.warehouse.prepare import (
     ClearedBatch,
     ClearedLineBatch,
@@ -1141,8 +1143,9 @@ def _ended(future: Any) -> bool:
 
 
 def complete_dataset(directory: str, summary: LoadSummary, started: dt.datetime) -> None:
-    """The data set's ``ingest_runs`` (one complete run), and an empty file with its
-    schema for each table no split wrote (no quarantine, say).  Run on a worker,
+    """The data set's ``ingest_runs`` (one complete run), an empty file with its
+    schema for each table no split wrote (no quarantine, say), and the list of
+    its parts (:func:`~pipeline.warehouse.parts.write_parts`).  Run on a worker,
     once every split is finished, where Arrow is imported already."""
     import pyarrow.parquet as pq
 
@@ -1154,6 +1157,7 @@ def complete_dataset(directory: str, summary: LoadSummary, started: dt.datetime)
         if not any(folder.glob("*.parquet")):
             folder.mkdir(parents=True, exist_ok=True)
             pq.write_table(arrow_schema(model).empty_table(), folder / "part-00000.parquet")
+    write_parts(staging)  # last: every part is written
 
 
 class _client:
@@ -1451,18 +1455,29 @@ def open_dataset(path: str | Path) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     folder = Path(path).resolve()
+    tables = [*table_models(), "ingest_runs"]
+    check_parts(folder, [table_folder(table) for table in tables])
     con = _schema_session(duckdb.connect())
-    for table in [*table_models(), "ingest_runs"]:
-        columns = con.execute(
-            "select column_name, data_type from information_schema.columns "
-            "where table_schema = ? and table_name = ? order by ordinal_position",
-            _schema_and_name(table),
-        ).fetchall()
-        files = str(folder / table_folder(table) / "*.parquet").replace("'", "''")
-        select = ", ".join(f'"{name}"::{kind} as "{name}"' for name, kind in columns)
-        con.execute(f"drop table {table}")
-        con.execute(f"create view {table} as select {select} from read_parquet('{files}')")
+    for table in tables:
+        try:
+            _view_over_parts(con, folder, table)
+        except duckdb.Error as e:  # no part, or one that is no Parquet file, in a data set with no list
+            con.close()
+            raise DamagedDataset(f"{folder}: cannot read its table {table}: {one_line(str(e))}") from e
     return con
+
+
+def _view_over_parts(con: duckdb.DuckDBPyConnection, folder: Path, table: str) -> None:
+    """``table`` made a view over its parts, cast to the warehouse's column types."""
+    columns = con.execute(
+        "select column_name, data_type from information_schema.columns "
+        "where table_schema = ? and table_name = ? order by ordinal_position",
+        _schema_and_name(table),
+    ).fetchall()
+    files = str(folder / table_folder(table) / "*.parquet").replace("'", "''")
+    select = ", ".join(f'"{name}"::{kind} as "{name}"' for name, kind in columns)
+    con.execute(f"drop table {table}")
+    con.execute(f"create view {table} as select {select} from read_parquet('{files}')")
 
 
 def _schema_and_name(table: str) -> list[str]:

@@ -11,6 +11,7 @@ type).  Results are streamed from DuckDB through Arrow record batches.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from pipeline.atomic import replace_folder
 from pipeline.violations import failure
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
+from pipeline.warehouse.guard import one_line
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -64,32 +66,59 @@ EXPORT_MARKER = ".tricklog-export"
 
 def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet") -> dict[str, int]:
     """Write every table under ``directory``; returns the rows written per table."""
+    import duckdb
+
     out = Path(directory)
     con = connect(db, read_only=True)
     counts: dict[str, int] = {}
+    table = ""
     try:
         # written aside, then put in place whole; only a folder an earlier export wrote is replaced
         with replace_folder(out, EXPORT_MARKER) as folder:
             for export in exports():
-                counts[export.table] = int(scalar(con, f"select count(*) from {export.table}"))
+                table = export.table
+                counts[table] = int(scalar(con, f"select count(*) from {table}"))
                 _write_table(
                     con.sql(export.query).to_arrow_reader(), folder / export.folder, export.partitioned
                 )
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {failure(e)}") from e
+    except (duckdb.Error, _Unreadable) as e:  # a damaged file or part, found as its rows are read
+        raise WarehouseError(f"{db}: cannot read {table}: {one_line(str(e))}; {out} is left as it was") from e
     finally:
         con.close()
     return counts
 
 
+class _Unreadable(Exception):
+    """A table's rows could not be read as they were written out (a damaged file or part)."""
+
+
+def _read(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+    """The reader's batches, an error in reading them raised as :class:`_Unreadable`:
+    DuckDB's reaches the writer as Arrow's ``OSError``, which would read as a full disk."""
+    import duckdb
+    import pyarrow as pa
+
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except (OSError, duckdb.Error, pa.ArrowException) as e:
+            raise _Unreadable(str(e)) from e
+        yield batch
+
+
 def _write_table(reader: pa.RecordBatchReader, target: Path, partitioned: bool) -> None:
     """One table's rows as a Parquet dataset; an empty table still gets a file (its schema)."""
+    import pyarrow as pa
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
     _clear(target)
     ds.write_dataset(
-        reader,
+        pa.RecordBatchReader.from_batches(reader.schema, _read(reader)),
         target,
         format="parquet",
         basename_template="part-{i}.parquet",
