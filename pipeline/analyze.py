@@ -104,28 +104,50 @@ def analyze(
 ) -> AnalyzeSummary:
     """Analyse every hand of the warehouse at ``db`` not analysed yet (at most
     ``max_hands`` of each game), on ``jobs`` processes."""
+    from pipeline.warehouse.dask_engine import is_dataset
+    from pipeline.warehouse.load import database_errors
+
+    if is_dataset(db):
+        raise WarehouseError(
+            f"{db}: a Parquet data set (load --engine dask), which is read-only; analyze writes its "
+            "studies into a DuckDB warehouse: load the inputs into one (`tricklog load ... --db FILE`)"
+        )
     if not Path(db).is_file():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     summary = AnalyzeSummary(str(db))
     studies = analyses()
     pool: _Workers | None = _Workers(jobs) if jobs > 1 else None  # started before the database opens
     try:
-        con = connect(db, read_only=False)
-        try:
-            for game, analysis in studies:
-                summary.hands[game] = 0
-                if not con.execute(
-                    "select count(*) from duckdb_schemas() where schema_name = ?", [analysis.schema]
-                ).fetchall()[0][0]:
-                    continue
-                con.execute(analysis.ddl)
-                _run(con, game, analysis, pool, summary, batch_hands, max_hands, on_batch)
-        finally:
-            con.close()
+        with database_errors(db, "analyze"):
+            _analyze_in(db, studies, pool, summary, batch_hands, max_hands, on_batch)
     finally:
         if pool is not None:
             pool.close()
     return summary
+
+
+def _analyze_in(
+    db: str | Path,
+    studies: list[tuple[str, Analysis]],
+    pool: _Workers | None,
+    summary: AnalyzeSummary,
+    batch_hands: int,
+    max_hands: int | None,
+    on_batch: Callable[[AnalyzeSummary], None] | None,
+) -> None:
+    """Each game's study of the hands not analysed yet, batch by batch."""
+    con = connect(db, read_only=False)
+    try:
+        for game, analysis in studies:
+            summary.hands[game] = 0
+            if not con.execute(
+                "select count(*) from duckdb_schemas() where schema_name = ?", [analysis.schema]
+            ).fetchall()[0][0]:
+                continue
+            con.execute(analysis.ddl)
+            _run(con, game, analysis, pool, summary, batch_hands, max_hands, on_batch)
+    finally:
+        con.close()
 
 
 def _run(

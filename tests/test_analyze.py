@@ -304,6 +304,27 @@ def test_the_command(loaded: Path, tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no such database" in missing.stderr
 
 
+def test_a_data_set_or_a_damaged_database_is_one_line(loaded: Path, tmp_path: Path) -> None:
+    """A Parquet data set is read-only, and analyze says so; a database whose blocks
+    are damaged stops it with DuckDB's reason in one line, not a traceback."""
+    games = loaded.parent / "games.jsonl"
+    dataset = tmp_path / "dataset"
+    assert run("load", str(games), "--engine", "dask", "--jobs", "1", "--db", str(dataset)).returncode == 0
+    refused = run("analyze", "--db", str(dataset))
+    assert (
+        refused.returncode == 2
+        and "a Parquet data set (load --engine dask), which is read-only" in refused.stderr
+    )
+    damaged = fresh_copy(loaded, tmp_path, "damaged.duckdb")
+    data = bytearray(damaged.read_bytes())
+    for at in range(len(data) // 3, 2 * len(data) // 3, 13):
+        data[at] ^= 0x5A
+    damaged.write_bytes(bytes(data))
+    failed = run("analyze", "--db", str(damaged))
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
+    assert failed.stderr.startswith(f"tricklog: {damaged}: cannot ") and failed.stderr.count("\n") == 1
+
+
 def test_the_report_shows_the_par_study_once_analysed(loaded: Path, analysed: Path, tmp_path: Path) -> None:
     from pipeline.report.render import write_report
 

@@ -177,7 +177,7 @@ def load(
         start_fresh_server()  # the workers' imports overlap the hashing and the warehouse's opening
     with scratch_folder("load") as spool:
         files = [_input_file(p, Path(spool)) for p in inputs]
-        with _database_errors(db):
+        with database_errors(db):
             con = connect(db, read_only=False)
             loader: _Loader | None = None
             try:
@@ -207,9 +207,9 @@ def _large_jsonl(inputs: Sequence[str], fmt: str) -> bool:
 
 
 @contextlib.contextmanager
-def _database_errors(db: str | Path) -> Iterator[None]:
+def database_errors(db: str | Path, command: str = "load") -> Iterator[None]:
     """A database that cannot be written (disk full, a folder without write access,
-    a file DuckDB refuses) is one line, saying what was kept."""
+    a file DuckDB refuses, a damaged block) is one line, saying what was kept."""
     import duckdb
 
     try:
@@ -217,7 +217,7 @@ def _database_errors(db: str | Path) -> Iterator[None]:
     except duckdb.Error as e:
         raise WarehouseError(
             f"{db}: cannot write: {one_line(str(e))}; what was committed before is kept, "
-            "and running the same load again (once it can write) completes it"
+            f"and running the same {command} again (once it can write) completes it"
         ) from e
 
 
