@@ -78,7 +78,9 @@ def validate(
     as_json: JsonOption = False,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
+        typer.Option(
+            "--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core it may use)."
+        ),
     ] = 0,
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
@@ -165,7 +167,9 @@ def load(
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per transaction.")] = 5000,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core)."),
+        typer.Option(
+            "--jobs", "-j", min=0, help="Processes replaying JSON Lines inputs (0: one per core it may use)."
+        ),
     ] = 0,
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
     players: PlayersOption = None,
@@ -346,7 +350,9 @@ def report(
 @app.command()
 def analyze(
     db: DbOption = Path("tricklog.duckdb"),
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core it may use).")
+    ] = 1,
     as_json: JsonOption = False,
 ) -> None:
     """Each game's deeper studies (Euchre: double-dummy par) into the warehouse; resumable."""

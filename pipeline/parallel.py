@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from pipeline import kernels
 from pipeline.copies import fingerprints_of
+from pipeline.cores import usable_cores
 from pipeline.forkserver import worker_context
 from pipeline.games import ClearedReplay, clear_lines, replay_items
 from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
@@ -106,8 +107,9 @@ LineResult = tuple[int, bytes | None, ReplayDigest | None, list[Violation]]
 
 
 def jobs_for(requested: int) -> int:
-    """The number of worker processes: ``requested``, or one per core for 0."""
-    return requested if requested > 0 else os.cpu_count() or 1
+    """The number of worker processes: ``requested``, or for 0 one per core this
+    process may use (:func:`pipeline.cores.usable_cores`)."""
+    return requested if requested > 0 else usable_cores()
 
 
 def worth_spreading(

@@ -19,7 +19,6 @@ file whatever the number of workers.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any, Protocol
 import orjson
 
 from pipeline.atomic import atomic_file
+from pipeline.cores import usable_cores
 from pipeline.faults import Corruption, CorruptionPlanner, FaultPlanter
 from pipeline.violations import TricklogError
 
@@ -154,7 +154,7 @@ class Harness:
         plays every game), so that a caller needs no ``__main__`` guard.
         """
         if workers is None:
-            workers = _cpu_count() if n >= PARALLEL_FROM else 1
+            workers = usable_cores() if n >= PARALLEL_FROM else 1
         chunks = (
             (self.simulate_game, start, min(start + CHUNK, n), seed, preset) for start in range(0, n, CHUNK)
         )
@@ -190,10 +190,3 @@ def _simulate_chunk(chunk: tuple[SimulateGame, int, int, int, str]) -> list[tupl
         record = simulate_game(index, seed=seed, preset=preset)
         out.append((orjson.dumps(record), len(record["hands"])))
     return out
-
-
-def _cpu_count() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1

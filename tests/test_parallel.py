@@ -686,3 +686,25 @@ def test_a_few_games_piped_in_never_load_the_compiled_kernels(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 20
     assert not cache.exists()
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs a process that may use two cores, to bind one to one of them",
+)
+def test_jobs_0_is_one_worker_per_core_the_process_may_use() -> None:
+    """A process bound to fewer cores than the machine has (``taskset``, a container's
+    cpuset, a Slurm allocation) gets a worker per core it may use; a number asked
+    for is kept."""
+    import subprocess
+    import sys
+
+    from pipeline.parallel import jobs_for
+
+    bound = (
+        "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+        "from pipeline.parallel import jobs_for; print(jobs_for(0), jobs_for(3))"
+    )
+    out = subprocess.run([sys.executable, "-c", bound], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1", "3"]
+    assert jobs_for(0) == len(os.sched_getaffinity(0))

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.atomic import fresh_beside, temp_beside
+from pipeline.cores import usable_cores
 from pipeline.forkserver import WORKER_ENV, start_fresh_server
 from pipeline.parallel import (
     TRIM_EVERY,
@@ -1191,7 +1192,7 @@ class _client:
             except (OSError, ValueError, TypeError) as e:  # no scheduler there, or no address
                 raise WarehouseError(f"cannot connect to a Dask scheduler at {self.scheduler!r}: {e}") from e
         else:
-            n = self.workers or os.cpu_count() or 1
+            n = self.workers or usable_cores()
             with (
                 _forked_workers(),
                 dask.config.set({**LEAN_CLUSTER, **ONE_SPLIT_A_WORKER, **CTRL_C_TO_CLIENT}),
