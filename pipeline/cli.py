@@ -220,7 +220,12 @@ def load(
                 fail("--players goes with a DuckDB warehouse (--engine local); give it to report instead")
             with Progress(paths, enabled=not as_json, label="lines", metered=False) as progress:
                 summary = load_dask(
-                    paths, db, scheduler=scheduler, workers=jobs or None, on_split=progress.advance_by
+                    paths,
+                    db,
+                    scheduler=scheduler,
+                    workers=jobs or None,
+                    on_split=progress.advance_by,
+                    max_line_bytes=max_line_bytes,
                 )
         else:
             arrow_on_malloc()  # the rows are built here and in this process's workers

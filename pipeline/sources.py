@@ -328,34 +328,55 @@ class LongLine(bytes):
         )
 
 
-def iter_lines(path: str) -> Iterator[tuple[int, bytes]]:
+def iter_lines(path: str, limit: int | None = None) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of an input with their 1-based numbers, streaming (a
-    UTF-8 byte order mark at the start is dropped).  A line longer than the
-    limit (:func:`line_limit`) comes as a :class:`LongLine`, read in chunks.
+    UTF-8 byte order mark at the start is dropped).  A line longer than ``limit``
+    (by default that of :func:`line_limit`) comes as a :class:`LongLine`, read in chunks.
 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path)
-    limit = _LINE_LIMIT.get()
-    offset, number = 0, 0
     try:
-        while line := stream.readline(limit + 1):
-            number += 1
-            start, offset = offset, offset + len(line)
-            if len(line) > limit and not line.endswith(b"\n"):
-                long, read = _rest_of_line(stream, line, start, limit)
-                offset += read
-                yield number, long
-                continue
-            if number == 1:
-                line = line.removeprefix(BOM)
-            if line.strip():
-                yield number, line.rstrip(b"\r\n")
+        yield from numbered_lines(stream, _LINE_LIMIT.get() if limit is None else limit)
     except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+def numbered_lines(
+    stream: IO[bytes], limit: int, *, number: int = 0, offset: int = 0, end: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """The non-empty lines of ``stream`` read from byte ``offset`` of its input, the
+    first numbered ``number + 1``; a line longer than ``limit`` comes as a
+    :class:`LongLine`, read in chunks, never held.  With ``end``, the lines that
+    start before it."""
+    while (end is None or offset < end) and (line := stream.readline(limit + 1)):
+        number += 1
+        start, offset = offset, offset + len(line)
+        if len(line) > limit and not line.endswith(b"\n"):
+            long, read = _rest_of_line(stream, line, start, limit)
+            offset += read
+            yield number, long
+            continue
+        if number == 1:
+            line = line.removeprefix(BOM)
+        if line.strip():
+            yield number, line.rstrip(b"\r\n")
+
+
+def skip_to_line_start(stream: IO[bytes], end: int | None = None) -> int:
+    """Read past the rest of the line ``stream`` is in, in chunks (none held), but
+    not past byte ``end`` of the input; the bytes read."""
+    read, position = 0, stream.tell()
+    left = _CHUNK if end is None else end - position
+    while left > 0 and (chunk := stream.readline(min(_CHUNK, left))):
+        read += len(chunk)
+        left = _CHUNK if end is None else end - position - read
+        if chunk.endswith(b"\n"):
+            break
+    return read
 
 
 def _rest_of_line(stream: IO[bytes], first: bytes, start: int, limit: int) -> tuple[LongLine, int]:

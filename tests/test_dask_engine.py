@@ -104,6 +104,61 @@ def test_splits_read_every_line_once_with_its_number(games: Path, tmp_path: Path
         assert len(splits_of(files, 1)) > 3
 
 
+def _identified(lines: list[tuple[int, bytes]]) -> list[tuple[Any, ...]]:
+    """Numbered lines with what identifies a long one whole (its first bytes alone compare equal)."""
+    return [(n, line, *(getattr(line, k, None) for k in ("length", "offset", "sha256"))) for n, line in lines]
+
+
+def test_a_line_over_the_limit_is_read_in_chunks_by_its_split_and_skipped_by_the_others(
+    tmp_path: Path,
+) -> None:
+    """A line longer than the limit, across a hundred splits, comes from the split it
+    starts in as ``iter_lines`` gives it (a ``LongLine``: its length, offset and
+    SHA-256), and no split holds it, neither that one nor those that start inside it."""
+    import tracemalloc
+
+    from pipeline.sources import LongLine, iter_lines
+
+    path = tmp_path / "long.jsonl"
+    long = b'{"game_id": "' + b"x" * (8 << 20) + b'"}'
+    path.write_bytes(b"\n".join([b'{"a": 1}', long, b'{"b": 2}', b"\r", b"z" * 100]) + b"\n")
+    files, newlines = hashed_inputs([str(path)])
+    splits = numbered(splits_of(files, 1 << 16, max_line_bytes=1 << 16), newlines)
+    assert len(splits) > 100
+    tracemalloc.start()
+    try:
+        got = [pair for s in splits for pair in split_lines(s)]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert _identified(got) == _identified(list(iter_lines(str(path), 1 << 16)))
+    assert isinstance(got[1][1], LongLine) and got[1][1].length == len(long)
+    assert peak < 4 << 20  # a chunk of a MiB at a time, never the 8 MiB line
+
+
+def test_dask_load_quarantines_a_long_line_as_the_single_machine_load(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """``--max-line-bytes`` reaches the workers: a line over it is quarantined alike."""
+    from pipeline.sources import line_limit
+
+    lines = games.read_bytes().splitlines()
+    path = tmp_path / "with_long.jsonl"
+    path.write_bytes(b"\n".join([*lines[:9], b'{"game_id": "' + b"x" * 300_000 + b'"}', *lines[9:]]) + b"\n")
+    db = tmp_path / "one.duckdb"
+    with line_limit(100_000):
+        single = load([str(path)], db)
+    dataset = tmp_path / "dataset"
+    spread = load_dask([str(path)], dataset, client=client, split_bytes=50_000, max_line_bytes=100_000)
+    assert single.to_json() | {"db": "", "batches": 0} == spread.to_json() | {"db": "", "batches": 0}
+    with Warehouse.open(db) as a, Warehouse.open(dataset) as b:
+        for table in ("quarantine", "violations"):
+            assert _rows(a, table) == _rows(b, table), table
+        assert "over the limit of 100000" in str(
+            b.sql("select message from quarantine where line = 10").rows()
+        )
+
+
 def _in_thread(work: Any, timeout: float = 60) -> Any:
     """``work()``'s result or error, on a thread of its own; fails rather than hangs."""
     out: list[Any] = []

@@ -60,7 +60,7 @@ from pipeline.parallel import (
     leave_interrupts_to_the_caller,
     release_freed_memory,
 )
-from pipeline.sources import BOM, SourceItem, parse_line
+from pipeline.sources import MAX_LINE_BYTES, SourceItem, parse_line
 from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.guard import one_line
@@ -132,6 +132,8 @@ class Split:
     end: int
     #: The number of the split's first physical line in its file.
     first_line: int = 1
+    #: The longest line read whole (``--max-line-bytes``); a longer one is a ``line_too_long``.
+    max_line_bytes: int = MAX_LINE_BYTES
 
 
 @dataclass(slots=True)
@@ -147,13 +149,19 @@ class PreparedSplit:
 # Splitting and reading a split
 
 
-def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES, workers: int = 1) -> list[Split]:
+def splits_of(
+    files: Sequence[InputFile],
+    split_bytes: int = SPLIT_BYTES,
+    workers: int = 1,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> list[Split]:
     """Byte ranges of the inputs, each starting where a block of ``NEWLINE_BLOCK`` bytes
     does, of ``split_bytes`` at most (rounded up to whole blocks); line numbers not yet
     known: see :func:`numbered`.  Near the end they get smaller: a split is at most
     the input left from its start shared among the ``workers`` (guided scheduling,
     down to ``MIN_SPLIT_BYTES``), so that the workers run out of work about together,
-    rather than one waiting for another's last full split."""
+    rather than one waiting for another's last full split.  Each reads lines of
+    ``max_line_bytes`` at most whole (``--max-line-bytes``)."""
     split_bytes = _whole_blocks(split_bytes)
     left = sum(file.size for file in files)
     out: list[Split] = []
@@ -162,10 +170,10 @@ def splits_of(files: Sequence[InputFile], split_bytes: int = SPLIT_BYTES, worker
         while True:  # one split at least, were the file empty
             size = min(split_bytes, max(_whole_blocks(left // workers), _whole_blocks(MIN_SPLIT_BYTES)))
             if file.path.endswith(COMPRESSED) or file.size - start <= size:
-                out.append(Split(len(out), file, start, -1))
+                out.append(Split(len(out), file, start, -1, max_line_bytes=max_line_bytes))
                 left -= file.size - start
                 break
-            out.append(Split(len(out), file, start, start + size))
+            out.append(Split(len(out), file, start, start + size, max_line_bytes=max_line_bytes))
             start += size
             left -= size
     return out
@@ -308,29 +316,23 @@ def numbered(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]
 
 
 def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
-    """The non-empty lines of a split with their numbers in the file, as ``iter_lines`` gives them."""
-    if split.start == 0 and split.end == -1:
-        from pipeline.sources import iter_lines
+    """The non-empty lines of a split with their numbers in the file, as ``iter_lines``
+    gives them: a line longer than the split's limit is a ``LongLine``, never held,
+    and the end of a line begun in an earlier split is read past in chunks."""
+    from pipeline.sources import iter_lines, numbered_lines, skip_to_line_start
 
-        yield from iter_lines(split.file.path)
+    if split.start == 0 and split.end == -1:
+        yield from iter_lines(split.file.path, split.max_line_bytes)
         return
+    end = None if split.end == -1 else split.end
     with open(split.file.path, "rb") as stream:
-        number = split.first_line
+        number, offset = split.first_line - 1, split.start
         if split.start > 0:
             stream.seek(split.start - 1)
-            if stream.read(1) != b"\n":
-                stream.readline()  # the end of a line that began in the previous split
+            if stream.read(1) != b"\n":  # the end of a line that began in the previous split
+                offset += skip_to_line_start(stream, end)
                 number += 1
-        position = stream.tell()
-        for line in stream:
-            if split.end != -1 and position >= split.end:
-                return
-            position += len(line)
-            if number == 1:
-                line = line.removeprefix(BOM)
-            if line.strip():
-                yield number, line.rstrip(b"\r\n")
-            number += 1
+        yield from numbered_lines(stream, split.max_line_bytes, number=number, offset=offset, end=end)
 
 
 # --------------------------------------------------------------------------
@@ -902,11 +904,13 @@ def load_dask(
     split_bytes: int | None = None,
     client: Any = None,
     on_split: Callable[[int, int], None] | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
     one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core).
     ``on_split`` is called with the lines and the bytes of each split as it is
-    routed, in input order (for a progress bar)."""
+    routed, in input order (for a progress bar).  A line longer than
+    ``max_line_bytes`` is quarantined as ``line_too_long``, never held."""
     from pipeline.sources import expand_inputs
 
     target = Path(directory).absolute()
@@ -932,7 +936,7 @@ def load_dask(
             _load_on(
                 _Tasks(dask, code),
                 (reading, hashing),
-                split_bytes,
+                (split_bytes, max_line_bytes),
                 summary,
                 staging,
                 started,
@@ -1002,7 +1006,7 @@ RECOUNT_EVERY = 16
 def _load_on(
     tasks: _Tasks,
     inputs: tuple[InputReading, Future[list[InputFile]]],
-    split_bytes: int | None,
+    reads: tuple[int | None, int],
     summary: LoadSummary,
     staging: Path,
     started: dt.datetime,
@@ -1010,14 +1014,16 @@ def _load_on(
 ) -> None:
     """Prepare, route and write the splits on the cluster, then complete the data set
     there.  ``inputs``: the reading of the files (:func:`sized_inputs`), and its
-    result (the files with their hashes)."""
+    result (the files with their hashes); ``reads``: the bytes of a split (None:
+    sized to the input and the workers) and the longest line read whole."""
     reading, hashing = inputs
+    split_bytes, max_line_bytes = reads
     files = reading.files
     workers = _WorkerCount(tasks.dask)
     if split_bytes is None:
         total = sum(f.size for f in files)
         split_bytes = min(SPLIT_BYTES, max(MIN_SPLIT_BYTES, total // (8 * workers.now) + 1))
-    splits = numbered_as_read(splits_of(files, split_bytes, workers.now), reading)
+    splits = numbered_as_read(splits_of(files, split_bytes, workers.now, max_line_bytes), reading)
     router = Router(summary)
     finishes = _Finishes(tasks, str(staging), hashing)
     stage = partial(tasks.submit, stage_split, directory=str(staging))
