@@ -383,14 +383,17 @@ def _libc() -> Any:
 _LIBC: Any = None
 
 
-def line_chunks(path: str) -> Iterator[list[tuple[int, bytes]]]:
-    """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES``."""
-    lines = iter_lines(path)
+def line_chunks(path: str, stop: int | None = None) -> Iterator[list[tuple[int, bytes]]]:
+    """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES`` (up to
+    byte ``stop``: see :func:`~pipeline.sources.iter_lines`)."""
+    lines = iter_lines(path, stop=stop)
     while chunk := list(islice(lines, CHUNK_LINES)):
         yield chunk
 
 
-def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], bool]]:
+def chunks_with_fast_path(
+    path: str, stop: int | None = None
+) -> Iterator[tuple[list[tuple[int, bytes]], bool]]:
     """The chunks of :func:`line_chunks`, each with whether the fast path takes it.
     A file's do when it is large enough, a stream's (standard input, a pipe) from
     the chunk that takes it past ``FAST_PATH_MIN_BYTES``: a few games piped in
@@ -398,7 +401,7 @@ def chunks_with_fast_path(path: str) -> Iterator[tuple[list[tuple[int, bytes]], 
     compiled: on a fresh install, some 20 CPU seconds after the first such chunk,
     in the background (:mod:`pipeline.kernels`)."""
     large, seen = large_file(path), 0
-    for chunk in line_chunks(path):
+    for chunk in line_chunks(path, stop):
         seen += sum(len(line) for _, line in chunk)
         yield chunk, (large or seen >= FAST_PATH_MIN_BYTES) and kernels.ready()
 

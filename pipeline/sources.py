@@ -89,6 +89,70 @@ class _CountingReader(io.RawIOBase):
         super().close()
 
 
+class InputChanged(TricklogError):
+    """An input that shrank while it was read (cut short, or rewritten): what a load
+    hashed of it is not what it read."""
+
+
+def shrank(path: str, size: int) -> InputChanged:
+    """The error for an input of ``size`` bytes when reading began that ended sooner."""
+    try:
+        now = f"{os.stat(path).st_size:,}"
+    except OSError:
+        now = "none"
+    return InputChanged(
+        f"{path}: changed while it was read ({size:,} bytes when the load began, {now} now: cut short "
+        "or rewritten); load it again once it stands still"
+    )
+
+
+def grew_past(path: str, size: int) -> Callable[[], bool]:
+    """Whether the file at ``path`` now holds more than ``size`` bytes (asked of the
+    last line of a log read as it stood: more bytes, and it was still being written)."""
+
+    def grew() -> bool:
+        try:
+            return os.stat(path).st_size > size
+        except OSError:
+            return False
+
+    return grew
+
+
+class _UpTo(io.RawIOBase):
+    """A file read up to byte ``stop`` (from ``position``, where ``raw`` stands): a load
+    reads an input as it stood when it began, and a log that grows meanwhile keeps
+    its new lines for the next load.  A file that ends sooner shrank: :func:`shrank`."""
+
+    def __init__(self, raw: IO[bytes], stop: int, path: str, position: int = 0) -> None:
+        self._raw, self._stop, self._path, self._position = raw, stop, path, position
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._stop - self._position
+        if left <= 0:
+            return 0
+        n = self._raw.readinto(memoryview(buffer)[: min(len(buffer), left)]) or 0  # type: ignore[attr-defined]
+        if n == 0:
+            raise shrank(self._path, self._stop)
+        self._position += n
+        return int(n)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def open_up_to(path: str, stop: int, position: int = 0) -> IO[bytes]:
+    """A file's bytes from ``position`` up to ``stop`` (see :class:`_UpTo`), buffered."""
+    raw = open(path, "rb")  # noqa: SIM115 -- closed with the reader
+    if position:
+        raw.seek(position)
+    return io.BufferedReader(_UpTo(raw, stop, path, position), buffer_size=1 << 16)
+
+
 class _GzipReader(gzip.GzipFile):
     """A GzipFile that also closes the file it reads from."""
 
@@ -103,8 +167,9 @@ class _GzipReader(gzip.GzipFile):
             self._source.close()
 
 
-def open_binary(path: str) -> IO[bytes]:
-    """Open an input for reading bytes, decompressing by its extension.
+def open_binary(path: str, stop: int | None = None) -> IO[bytes]:
+    """Open an input for reading bytes, decompressing by its extension; a file
+    up to byte ``stop`` of it (:func:`open_up_to`), when given.
 
     A stream (stdin, a pipe, a FIFO) is opened once per process and its first
     bytes kept for sniffing (:func:`head_bytes`): every later open gets the same
@@ -114,7 +179,7 @@ def open_binary(path: str) -> IO[bytes]:
     """
     if is_stream(path):
         return _open_stream(path).stream
-    return _open_file(path)
+    return _open_file(path, stop)
 
 
 #: How many first bytes of an input format sniffing looks at.
@@ -204,12 +269,12 @@ class _Prefixed(io.RawIOBase):
         super().close()
 
 
-def _open_file(path: str) -> IO[bytes]:
+def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
     p = Path(path)
     if p.is_dir():
         raise TricklogError(f"{path}: is a folder (give the files inside it)")
     try:
-        raw: IO[bytes] = p.open("rb")
+        raw: IO[bytes] = p.open("rb") if stop is None else open_up_to(path, stop)
     except OSError as e:
         raise TricklogError(f"{path}: cannot open: {failure(e)}") from e
     meter = _METER.get()
@@ -328,16 +393,19 @@ class LongLine(bytes):
         )
 
 
-def iter_lines(path: str, limit: int | None = None) -> Iterator[tuple[int, bytes]]:
+def iter_lines(path: str, limit: int | None = None, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of an input with their 1-based numbers, streaming (a
     UTF-8 byte order mark at the start is dropped).  A line longer than ``limit``
     (by default that of :func:`line_limit`) comes as a :class:`LongLine`, read in chunks.
+    With ``stop``, the file as it stood at that size (:func:`open_up_to`): a last
+    line cut there, of a file that has grown since, is left for the next read.
 
     A decompression failure half way is an I/O error (TricklogError).
     """
-    stream = open_binary(path)
+    stream = open_binary(path, stop)
+    growing = None if stop is None or path.endswith((".gz", ".zst")) else grew_past(path, stop)
     try:
-        yield from numbered_lines(stream, _LINE_LIMIT.get() if limit is None else limit)
+        yield from numbered_lines(stream, _LINE_LIMIT.get() if limit is None else limit, growing=growing)
     except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
     finally:
@@ -346,12 +414,19 @@ def iter_lines(path: str, limit: int | None = None) -> Iterator[tuple[int, bytes
 
 
 def numbered_lines(
-    stream: IO[bytes], limit: int, *, number: int = 0, offset: int = 0, end: int | None = None
+    stream: IO[bytes],
+    limit: int,
+    *,
+    number: int = 0,
+    offset: int = 0,
+    end: int | None = None,
+    growing: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of ``stream`` read from byte ``offset`` of its input, the
     first numbered ``number + 1``; a line longer than ``limit`` comes as a
     :class:`LongLine`, read in chunks, never held.  With ``end``, the lines that
-    start before it."""
+    start before it.  A last line without its newline is left out when
+    ``growing()`` says the input is still being written."""
     while (end is None or offset < end) and (line := stream.readline(limit + 1)):
         number += 1
         start, offset = offset, offset + len(line)
@@ -360,16 +435,18 @@ def numbered_lines(
             offset += read
             yield number, long
             continue
+        if growing is not None and not line.endswith(b"\n") and growing():
+            return  # being written: the next read takes it whole
         if number == 1:
             line = line.removeprefix(BOM)
         if line.strip():
             yield number, line.rstrip(b"\r\n")
 
 
-def skip_to_line_start(stream: IO[bytes], end: int | None = None) -> int:
-    """Read past the rest of the line ``stream`` is in, in chunks (none held), but
-    not past byte ``end`` of the input; the bytes read."""
-    read, position = 0, stream.tell()
+def skip_to_line_start(stream: IO[bytes], position: int, end: int | None = None) -> int:
+    """Read past the rest of the line ``stream`` is in (at byte ``position`` of its
+    input), in chunks (none held), but not past byte ``end``; the bytes read."""
+    read = 0
     left = _CHUNK if end is None else end - position
     while left > 0 and (chunk := stream.readline(min(_CHUNK, left))):
         read += len(chunk)

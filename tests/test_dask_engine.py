@@ -159,6 +159,37 @@ def test_dask_load_quarantines_a_long_line_as_the_single_machine_load(
         )
 
 
+def test_a_dask_load_takes_its_input_as_it_stood_and_stops_if_it_is_cut_short(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """Lines appended during a load are the next load's; an input cut short during
+    it stops it, naming the input, and no data set is left."""
+    from pipeline.sources import InputChanged
+
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(games.read_bytes())
+    stood = path.stat().st_size
+
+    def grow(lines: int, size: int) -> None:
+        with path.open("ab") as out:
+            out.write(b'{"game_id": "late"}\n')
+
+    grown = load_dask([str(path)], tmp_path / "grown", client=client, split_bytes=20_000, on_split=grow)
+    assert grown.batches > 8 and path.stat().st_size > stood
+    assert (
+        grown.to_json()["files"][0]["bytes"] == stood
+        and grown.lines == len(games.read_bytes().splitlines()) - 1
+    )
+
+    def cut(lines: int, size: int) -> None:
+        path.write_bytes(b"")
+
+    path.write_bytes(games.read_bytes())
+    with pytest.raises(InputChanged, match=f"{stood:,} bytes when the load began"):
+        load_dask([str(path)], tmp_path / "cut", client=client, split_bytes=20_000, on_split=cut)
+    assert not (tmp_path / "cut").exists()
+
+
 def _in_thread(work: Any, timeout: float = 60) -> Any:
     """``work()``'s result or error, on a thread of its own; fails rather than hangs."""
     out: list[Any] = []

@@ -240,7 +240,7 @@ class InputReading:
                     with self.progress:
                         self.counts[file.path] = []
                     counting = partial(self._counted, self.counts[file.path])
-                read_through(file.name, file.path, digest, counting)
+                read_through(file.name, file.path, digest, counting, stop=file.size)
                 with self.progress:
                     self.counted.add(file.path)
                     self.progress.notify_all()
@@ -319,20 +319,22 @@ def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of a split with their numbers in the file, as ``iter_lines``
     gives them: a line longer than the split's limit is a ``LongLine``, never held,
     and the end of a line begun in an earlier split is read past in chunks."""
-    from pipeline.sources import iter_lines, numbered_lines, skip_to_line_start
+    from pipeline.sources import grew_past, iter_lines, numbered_lines, open_up_to, skip_to_line_start
 
+    file = split.file
     if split.start == 0 and split.end == -1:
-        yield from iter_lines(split.file.path, split.max_line_bytes)
+        yield from iter_lines(file.path, split.max_line_bytes, stop=file.size)
         return
     end = None if split.end == -1 else split.end
-    with open(split.file.path, "rb") as stream:
+    with open_up_to(file.path, file.size, max(split.start - 1, 0)) as stream:
         number, offset = split.first_line - 1, split.start
-        if split.start > 0:
-            stream.seek(split.start - 1)
-            if stream.read(1) != b"\n":  # the end of a line that began in the previous split
-                offset += skip_to_line_start(stream, end)
-                number += 1
-        yield from numbered_lines(stream, split.max_line_bytes, number=number, offset=offset, end=end)
+        if split.start > 0 and stream.read(1) != b"\n":  # the end of a line begun in the split before
+            offset += skip_to_line_start(stream, offset, end)
+            number += 1
+        growing = grew_past(file.path, file.size) if end is None else None
+        yield from numbered_lines(
+            stream, split.max_line_bytes, number=number, offset=offset, end=end, growing=growing
+        )
 
 
 # --------------------------------------------------------------------------

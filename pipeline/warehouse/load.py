@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
 import shutil
 import sys
 import time
@@ -45,6 +46,7 @@ from pipeline.sources import (
     open_binary,
     parse_line,
     read_jsonl,
+    shrank,
 )
 from pipeline.validate import check_format, reader_for
 from pipeline.violations import TricklogError, Violation, failure
@@ -239,16 +241,26 @@ def _input_file(name: str, spool: Path | None) -> InputFile:
         assert spool is not None, "streams are refused before hashing without a spool"
         path = _spool(name, spool)
     digest = hashlib.sha256()
-    size = read_through(name, path, digest)
+    try:  # what is hashed and read: lines appended meanwhile are the next load's
+        stood: int | None = os.stat(path).st_size
+    except OSError:
+        stood = None  # read_through says why it cannot be read, as validate does
+    size = read_through(name, path, digest, stop=stood)
     return InputFile(name, path, digest.hexdigest(), size)
 
 
 def read_through(
-    name: str, path: str, digest: Any = None, on_newlines: Callable[[list[int]], None] | None = None
+    name: str,
+    path: str,
+    digest: Any = None,
+    on_newlines: Callable[[list[int]], None] | None = None,
+    stop: int | None = None,
 ) -> int:
     """Read the file at ``path`` (the input ``name``) once, feeding ``digest`` (a
     ``hashlib`` object) and giving ``on_newlines`` the newlines of each
-    ``NEWLINE_BLOCK`` bytes as they are read; returns its size."""
+    ``NEWLINE_BLOCK`` bytes as they are read; returns its size.  With ``stop``, its
+    first ``stop`` bytes, as the load read them (a file that ends sooner shrank:
+    :class:`~pipeline.sources.InputChanged`)."""
     size = 0
     # one buffer: a new bytes a read, freed, left malloc's heaps holding its pages
     chunk = bytearray(READ_BLOCKS * NEWLINE_BLOCK)
@@ -257,7 +269,7 @@ def read_through(
     with read_errors(name):
         open_binary(path).close()  # the same checks and messages as validate
         with open(path, "rb") as stream:
-            while read := stream.readinto(chunk):  # the buffer full, but at the end of the file
+            while read := stream.readinto(chunk if stop is None else view[: min(len(chunk), stop - size)]):
                 size += read
                 for at in range(0, read, SLICE_BLOCKS * NEWLINE_BLOCK):  # hashed and counted in the cache
                     end = min(at + SLICE_BLOCKS * NEWLINE_BLOCK, read)
@@ -265,6 +277,8 @@ def read_through(
                         digest.update(view[at:end])
                     if count is not None:
                         count(at, end)
+    if stop is not None and size < stop:
+        raise shrank(name, stop)
     return size
 
 
@@ -318,7 +332,7 @@ def items_with_raw(file: InputFile, fmt: str) -> Iterator[tuple[SourceItem, byte
     """Each item of an input with the raw text it came from (kept for quarantine)."""
     reader = reader_for(file.path, fmt)
     if reader is read_jsonl:
-        for number, line in iter_lines(file.path):
+        for number, line in iter_lines(file.path, stop=file.size):
             yield parse_line(file.name, number, line), line
         return
     for item in reader(file.path):

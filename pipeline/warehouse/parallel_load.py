@@ -67,7 +67,7 @@ def prepared_chunks(
         return prepare_lines(file, task[0], run_id, known, task[1])
 
     done = worth_spreading(
-        chunks_with_fast_path(file.path),
+        chunks_with_fast_path(file.path, file.size),
         partial(_prepare_chunk, file, run_id, str(spool)),
         jobs,
         here=here,
