@@ -112,7 +112,7 @@ def analyze(
             f"{db}: a Parquet data set (load --engine dask), which is read-only; analyze writes its "
             "studies into a DuckDB warehouse: load the inputs into one (`tricklog load ... --db FILE`)"
         )
-    if not Path(db).is_file():
+    if not Path(db).exists():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     summary = AnalyzeSummary(str(db))
     studies = analyses()

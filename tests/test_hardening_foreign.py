@@ -91,3 +91,23 @@ def test_a_warehouse_made_before_the_version_was_stored_is_recognised(tmp_path: 
         assert con.execute("select value from tricklog_meta").fetchall() == [(SCHEMA_VERSION,)]
     finally:
         con.close()
+
+
+def test_a_pipe_as_the_database_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO given as --db: DuckDB would wait for a writer to open it, for good."""
+    import os
+
+    from cli import run
+
+    fifo = tmp_path / "db.fifo"
+    os.mkfifo(fifo)
+    games = tmp_path / "g.jsonl"
+    games.write_bytes(b"\n".join(valid_lines()[:2]) + b"\n")
+    for args in (
+        ("load", str(games), "--db", str(fifo)),
+        ("sql", "select 1", "--db", str(fifo)),
+        ("report", "--db", str(fifo), "--out", str(tmp_path / "r")),
+        ("analyze", "--db", str(fifo)),
+    ):
+        message = one_line_error(run(*args, timeout=60))
+        assert "not a file but a pipe, a device or a socket" in message, args

@@ -131,6 +131,9 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     db = str(path)
+    if Path(db).exists() and not (Path(db).is_file() or Path(db).is_dir()):
+        # a FIFO: DuckDB would wait for a writer to open it, for good
+        raise WarehouseError(f"{db}: not a file but a pipe, a device or a socket; --db names a DuckDB file")
     if read_only and Path(db).is_dir():
         return _open_dataset(db)
     if read_only and not Path(db).is_file():
