@@ -107,8 +107,8 @@ def shrank(path: str, size: int) -> InputChanged:
 
 
 def grew_past(path: str, size: int) -> Callable[[], bool]:
-    """Whether the file at ``path`` now holds more than ``size`` bytes (asked of the
-    last line of a log read as it stood: more bytes, and it was still being written)."""
+    """A check of whether the file at ``path`` holds more than ``size`` bytes by now
+    (asked of the last line of a log read as it stood: if so, it was being written)."""
 
     def grew() -> bool:
         try:
