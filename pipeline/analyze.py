@@ -119,35 +119,22 @@ def analyze(
     pool: _Workers | None = _Workers(jobs) if jobs > 1 else None  # started before the database opens
     try:
         with database_errors(db, "analyze"):
-            _analyze_in(db, studies, pool, summary, batch_hands, max_hands, on_batch)
+            con = connect(db, read_only=False)
+            try:
+                for game, analysis in studies:
+                    summary.hands[game] = 0
+                    if not con.execute(
+                        "select count(*) from duckdb_schemas() where schema_name = ?", [analysis.schema]
+                    ).fetchall()[0][0]:
+                        continue
+                    con.execute(analysis.ddl)
+                    _run(con, game, analysis, pool, summary, batch_hands, max_hands, on_batch)
+            finally:
+                con.close()
     finally:
         if pool is not None:
             pool.close()
     return summary
-
-
-def _analyze_in(
-    db: str | Path,
-    studies: list[tuple[str, Analysis]],
-    pool: _Workers | None,
-    summary: AnalyzeSummary,
-    batch_hands: int,
-    max_hands: int | None,
-    on_batch: Callable[[AnalyzeSummary], None] | None,
-) -> None:
-    """Each game's study of the hands not analysed yet, batch by batch."""
-    con = connect(db, read_only=False)
-    try:
-        for game, analysis in studies:
-            summary.hands[game] = 0
-            if not con.execute(
-                "select count(*) from duckdb_schemas() where schema_name = ?", [analysis.schema]
-            ).fetchall()[0][0]:
-                continue
-            con.execute(analysis.ddl)
-            _run(con, game, analysis, pool, summary, batch_hands, max_hands, on_batch)
-    finally:
-        con.close()
 
 
 def _run(
