@@ -20,7 +20,8 @@ import atexit
 import contextlib
 import os
 import sys
-from types import FrameType
+
+from pipeline.forkserver import imported_by_fork_server
 
 
 def _exit_at_once(server: int) -> None:
@@ -34,17 +35,5 @@ def _exit_at_once(server: int) -> None:
     os._exit(0)
 
 
-def _imported_by_fork_server() -> bool:
-    """Whether multiprocessing's fork server is importing this module (its preload)."""
-    from multiprocessing import forkserver
-
-    frame: FrameType | None = sys._getframe()
-    while frame is not None:
-        if frame.f_code is forkserver.main.__code__:
-            return True
-        frame = frame.f_back
-    return False
-
-
-if _imported_by_fork_server():
+if imported_by_fork_server():
     atexit.register(_exit_at_once, os.getpid())

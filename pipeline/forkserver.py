@@ -22,9 +22,10 @@ from collections.abc import Sequence
 #: What a fresh worker needs, imported once in the fork server (which holds no
 #: database) rather than by every worker.  First, pandera and pyarrow set up
 #: without pandas (:mod:`pipeline.without_pandas`); then the installed games'
-#: ``worker_modules`` (their kernels: half a CPU second a worker); last, the
-#: server's own quick exit (:mod:`pipeline.fork_server_exit`: its exit handler
-#: must be the last registered, to run first).
+#: ``worker_modules`` (their kernels: half a CPU second a worker); then Ctrl-C
+#: ignored by the children from their fork (:mod:`pipeline.fork_server_children`);
+#: last, the server's own quick exit (:mod:`pipeline.fork_server_exit`: its exit
+#: handler must be the last registered, to run first).
 PRELOAD = [
     "pipeline.without_pandas",
     "pipeline.warehouse.dask_engine",
@@ -32,6 +33,7 @@ PRELOAD = [
     "pyarrow",
     "numba",
     "pipeline.games.workers",
+    "pipeline.fork_server_children",
     "pipeline.fork_server_exit",
 ]
 
@@ -83,6 +85,20 @@ def worker_context(fresh: bool) -> multiprocessing.context.BaseContext:
     if method == "forkserver":
         start_fresh_server()
     return multiprocessing.get_context(method)
+
+
+def imported_by_fork_server() -> bool:
+    """Whether this runs in multiprocessing's fork server, as it imports its preload
+    (:data:`PRELOAD`): the modules that act there alone ask."""
+    from multiprocessing import forkserver
+    from types import FrameType
+
+    frame: FrameType | None = sys._getframe()
+    while frame is not None:
+        if frame.f_code is forkserver.main.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def start_fork_server(preload: list[str], env: dict[str, str]) -> None:

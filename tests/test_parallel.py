@@ -708,3 +708,15 @@ def test_jobs_0_is_one_worker_per_core_the_process_may_use() -> None:
     out = subprocess.run([sys.executable, "-c", bound], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["1", "3"]
     assert jobs_for(0) == len(os.sched_getaffinity(0))
+
+
+def test_a_fresh_worker_leaves_ctrl_c_to_the_command_from_its_fork() -> None:
+    """Ctrl-C reaches every process of the command, which stops its workers itself; a
+    worker forked from the server ignores it before any code of its own has run (a
+    local Dask cluster's worker, interrupted while connecting, printed a traceback)."""
+    import signal
+
+    from pipeline.forkserver import worker_context
+
+    with worker_context(fresh=True).Pool(1) as pool:
+        assert pool.apply(signal.getsignal, (signal.SIGINT,)) == signal.SIG_IGN
