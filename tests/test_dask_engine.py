@@ -265,13 +265,20 @@ def test_inputs_are_read_with_one_file_open_at_a_time(tmp_path: Path) -> None:
         path.write_bytes(b"".join(b'{"n": %d}' % n + b" " * 90 + b"\n" for n in range(2_000)))
         paths.append(str(path))
     reading = InputReading(sized_inputs(paths))
-    before = len(os.listdir("/proc/self/fd"))
     opened: list[int] = []
     watching = threading.Event()
 
+    def inputs_open() -> int:
+        """The inputs open now (not other threads' files: a Dask cluster's sockets)."""
+        found = 0
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # closed meanwhile
+                found += os.readlink(f"/proc/self/fd/{fd}").startswith(str(tmp_path))
+        return found
+
     def watch() -> None:
         while not watching.is_set():
-            opened.append(len(os.listdir("/proc/self/fd")) - before)
+            opened.append(inputs_open())
 
     watcher = threading.Thread(target=watch)
     watcher.start()
