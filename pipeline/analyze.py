@@ -104,14 +104,8 @@ def analyze(
 ) -> AnalyzeSummary:
     """Analyse every hand of the warehouse at ``db`` not analysed yet (at most
     ``max_hands`` of each game), on ``jobs`` processes."""
-    from pipeline.warehouse.dask_engine import is_dataset
     from pipeline.warehouse.load import database_errors
 
-    if is_dataset(db):
-        raise WarehouseError(
-            f"{db}: a Parquet data set (load --engine dask), which is read-only; analyze writes its "
-            "studies into a DuckDB warehouse: load the inputs into one (`tricklog load ... --db FILE`)"
-        )
     if not Path(db).exists():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     summary = AnalyzeSummary(str(db))

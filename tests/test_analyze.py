@@ -305,16 +305,17 @@ def test_the_command(loaded: Path, tmp_path: Path) -> None:
 
 
 def test_a_data_set_or_a_damaged_database_is_one_line(loaded: Path, tmp_path: Path) -> None:
-    """A Parquet data set is read-only, and analyze says so; a database whose blocks
+    """A Parquet data set is read-only, and analyze (as a local load) says so; a database whose blocks
     are damaged stops it with DuckDB's reason in one line, not a traceback."""
     games = loaded.parent / "games.jsonl"
     dataset = tmp_path / "dataset"
     assert run("load", str(games), "--engine", "dask", "--jobs", "1", "--db", str(dataset)).returncode == 0
-    refused = run("analyze", "--db", str(dataset))
-    assert (
-        refused.returncode == 2
-        and "a Parquet data set (load --engine dask), which is read-only" in refused.stderr
-    )
+    for writer in (("analyze",), ("load", str(games))):  # both write into a warehouse
+        refused = run(*writer, "--db", str(dataset))
+        assert (
+            refused.returncode == 2
+            and "a Parquet data set (load --engine dask), which is read-only" in refused.stderr
+        ), writer
     damaged = fresh_copy(loaded, tmp_path, "damaged.duckdb")
     data = bytearray(damaged.read_bytes())
     for at in range(len(data) // 3, 2 * len(data) // 3, 13):

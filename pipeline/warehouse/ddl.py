@@ -134,8 +134,10 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     if Path(db).exists() and not (Path(db).is_file() or Path(db).is_dir()):
         # a FIFO: DuckDB would wait for a writer to open it, for good
         raise WarehouseError(f"{db}: not a file but a pipe, a device or a socket; --db names a DuckDB file")
-    if read_only and Path(db).is_dir():
-        return _open_dataset(db)
+    if Path(db).is_dir():
+        if read_only:
+            return _open_dataset(db)
+        _refuse_to_write_a_dataset(db)
     if read_only and not Path(db).is_file():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     try:
@@ -177,6 +179,19 @@ def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
             con.execute(tables.ddl)
         mark_warehouse(con)
         con.commit()
+
+
+def _refuse_to_write_a_dataset(folder: str) -> None:
+    """A data set is written whole by ``load --engine dask`` alone: a command that
+    writes into a warehouse (``load``, ``analyze``) is told so, not that DuckDB
+    cannot read a folder."""
+    from pipeline.warehouse.dask_engine import is_dataset
+
+    if is_dataset(folder):
+        raise WarehouseError(
+            f"{folder}: a Parquet data set (load --engine dask), which is read-only here: "
+            "this command writes into a DuckDB warehouse (`--db FILE`)"
+        )
 
 
 def _open_dataset(folder: str) -> duckdb.DuckDBPyConnection:
