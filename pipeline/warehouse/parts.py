@@ -58,9 +58,9 @@ def check_parts(folder: Path, tables: Iterable[str]) -> None:
     listed = _listed(folder)
     if listed is None:
         return
-    folders = {f"{table}/" for table in tables}
-    wanted = {name: size for name, size in listed.items() if name.rpartition("/")[0] + "/" in folders}
-    found = _sizes(folder, (p for table in tables for p in (folder / table).glob("*.parquet")))
+    folders = set(tables)
+    wanted = {name: size for name, size in listed.items() if name.rpartition("/")[0] in folders}
+    found = _sizes(folder, (p for table in folders for p in (folder / table).glob("*.parquet")))
     faults = [
         *(f"{name} is missing" for name in sorted(wanted.keys() - found.keys())),
         *(
