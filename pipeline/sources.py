@@ -291,6 +291,8 @@ def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
     return raw
 
 
+#: The endings of the inputs read decompressed (gzip, Zstandard).
+COMPRESSED = (".gz", ".zst")
 #: The JSON Lines files a folder given as an input stands for, by their endings.
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 
@@ -403,7 +405,7 @@ def iter_lines(path: str, limit: int | None = None, stop: int | None = None) -> 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path, stop)
-    growing = None if stop is None or path.endswith((".gz", ".zst")) else grew_past(path, stop)
+    growing = None if stop is None or path.endswith(COMPRESSED) else grew_past(path, stop)
     try:
         yield from numbered_lines(stream, _LINE_LIMIT.get() if limit is None else limit, growing=growing)
     except READ_ERRORS as e:

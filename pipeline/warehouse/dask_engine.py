@@ -60,7 +60,7 @@ from pipeline.parallel import (
     leave_interrupts_to_the_caller,
     release_freed_memory,
 )
-from pipeline.sources import MAX_LINE_BYTES, SourceItem, parse_line
+from pipeline.sources import COMPRESSED, MAX_LINE_BYTES, SourceItem, parse_line
 from pipeline.violations import Violation, failure
 from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
 from pipeline.warehouse.guard import one_line
@@ -112,7 +112,6 @@ PIECE_BYTES = 2 << 20
 #: Rows of a table gathered from the pieces before they are written as one row
 #: group of its part file (about DuckDB's own row groups, 122,880 rows).
 ROW_GROUP_ROWS = 1 << 17
-COMPRESSED = (".gz", ".zst")
 #: The SHA-256 of an input not hashed yet (:func:`sized_inputs`): the
 #: quarantine rows of a split staged before its file's hash was known carry it
 #: until :func:`finish_split` gives them the hash (64 hex digits, as the column's check asks).
