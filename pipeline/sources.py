@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Protocol, cast
 
 import orjson
 import zstandard
@@ -394,6 +395,57 @@ class LongLine(bytes):
             f"(--max-line-bytes); it starts at byte {self.offset} and its SHA-256 is {self.sha256}"
         )
 
+    def describe_document(self, path: str) -> str:
+        return (
+            f"{path} is one document of {self.length} bytes, over the limit of {self.limit} "
+            f"(--max-line-bytes), so it was not read whole; its SHA-256 is {self.sha256}"
+        )
+
+
+def _long_line(first: bytes, length: int, offset: int, digest: Any, limit: int) -> LongLine:
+    long = LongLine(first[:LONG_LINE_KEPT])
+    long.length, long.offset, long.sha256, long.limit = length, offset, digest.hexdigest(), limit
+    return long
+
+
+def read_document(path: str, stop: int | None = None) -> bytes:
+    """An input read whole as one document (an EGN game, a TarotClub deal, a
+    serialized OpenSpiel state), a UTF-8 byte order mark dropped; with ``stop``, the
+    file as it stood at that size (:func:`open_up_to`).  A document longer than the
+    limit (:func:`line_limit`) comes as a :class:`LongLine`, read in chunks, never held.
+
+    A file that cannot be read, or a decompression failure, is an I/O error (TricklogError).
+    """
+    limit = _LINE_LIMIT.get()
+    stream = open_binary(path, stop)
+    try:
+        head = stream.read(limit + 1)
+        if len(head) <= limit:
+            return head.removeprefix(BOM)
+        digest, length = hashlib.sha256(head), len(head)
+        while chunk := stream.read(_CHUNK):
+            digest.update(chunk)
+            length += len(chunk)
+        return _long_line(head, length, 0, digest, limit)
+    except READ_ERRORS as e:
+        raise TricklogError(f"{path}: cannot read: {e}") from e
+    finally:
+        stream.close()
+
+
+def too_long_document(path: str, document: LongLine) -> SourceItem:
+    """The item of an input too long to read whole as one document (:func:`read_document`)."""
+    violation = Violation("document_too_long", document.describe_document(path), file=path)
+    return SourceItem(path, None, bytes(document), None, [violation])
+
+
+def still_written(path: str, stop: int | None) -> bool:
+    """Whether an input read as it stood at ``stop`` bytes has grown since: its
+    last document or line, cut there, is being written and is the next read's."""
+    return (
+        stop is not None and not path.endswith(COMPRESSED) and not is_stream(path) and grew_past(path, stop)()
+    )
+
 
 def iter_lines(path: str, limit: int | None = None, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of an input with their 1-based numbers, streaming (a
@@ -405,7 +457,7 @@ def iter_lines(path: str, limit: int | None = None, stop: int | None = None) -> 
     A decompression failure half way is an I/O error (TricklogError).
     """
     stream = open_binary(path, stop)
-    growing = None if stop is None or path.endswith(COMPRESSED) else grew_past(path, stop)
+    growing = None if stop is None else partial(still_written, path, stop)
     try:
         yield from numbered_lines(stream, _LINE_LIMIT.get() if limit is None else limit, growing=growing)
     except READ_ERRORS as e:
@@ -471,9 +523,7 @@ def _rest_of_line(stream: IO[bytes], first: bytes, start: int, limit: int) -> tu
         length += len(body)
         if end:
             break
-    long = LongLine(first[:LONG_LINE_KEPT])
-    long.length, long.offset, long.sha256, long.limit = length, start, digest.hexdigest(), limit
-    return long, read
+    return _long_line(first, length, start, digest, limit), read
 
 
 def parse_line(file: str, number: int, line: bytes) -> SourceItem:
@@ -512,10 +562,14 @@ def _malformed(file: str, number: int, line: bytes, message: str) -> SourceItem:
     return SourceItem(file, number, line, None, [violation])
 
 
-def read_jsonl(path: str) -> Iterator[SourceItem]:
+def read_jsonl(path: str, stop: int | None = None) -> Iterator[SourceItem]:
     """A euchre/1 (or any JSON Lines) input, one item per non-empty line."""
-    for number, line in iter_lines(path):
+    for number, line in iter_lines(path, stop=stop):
         yield parse_line(path, number, line)
 
 
-Reader = Callable[[str], Iterator[SourceItem]]
+class Reader(Protocol):
+    """What reads one input into items: with ``stop``, the file as it stood at that
+    size (a load reads each input as it was hashed; see :func:`open_up_to`)."""
+
+    def __call__(self, path: str, stop: int | None = None) -> Iterator[SourceItem]: ...

@@ -31,6 +31,10 @@ CORE_CODES: dict[str, str] = {
     "duplicate_hand": "the hand is a copy of a hand of another game (the same recorded play)",
     "unsupported": "the record uses a rule or encoding tricklog does not implement",
     "line_too_long": "the line is longer than --max-line-bytes (16 MiB by default), so it was not read whole",
+    "document_too_long": (
+        "the input, read as one document (an EGN game, a TarotClub deal, a serialized OpenSpiel state), "
+        "is longer than --max-line-bytes (16 MiB by default), so it was not read whole"
+    ),
 }
 
 

@@ -70,7 +70,9 @@ class Importer:
     """Another format a game reads: its ``--from`` name, how to recognise it, how to read it.
 
     ``sniff`` sees an input's name and first bytes; ``read`` turns the input
-    into items whose records are in the game's own format.
+    into items whose records are in the game's own format, reading a file as it
+    stood at the size a load gives it (:class:`~pipeline.sources.Reader`), and a
+    document no longer than ``--max-line-bytes`` (:func:`~pipeline.sources.read_document`).
     """
 
     name: str

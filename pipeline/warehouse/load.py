@@ -335,7 +335,7 @@ def items_with_raw(file: InputFile, fmt: str) -> Iterator[tuple[SourceItem, byte
         for number, line in iter_lines(file.path, stop=file.size):
             yield parse_line(file.name, number, line), line
         return
-    for item in reader(file.path):
+    for item in reader(file.path, file.size):
         item.file = file.name
         raw = item.raw if item.raw is not None else orjson.dumps(item.record)
         yield item, raw

@@ -43,8 +43,8 @@ from pipeline.games.euchre.importers.egn_condensed import (
 from pipeline.games.euchre.record import int_pair
 from pipeline.games.euchre.rules import first_active, partner_of, sitting_out, team_of
 from pipeline.games.euchre.trick import play_order, trick_winner_index
-from pipeline.sources import BOM, READ_ERRORS, SourceItem, open_binary
-from pipeline.violations import TricklogError, Violation
+from pipeline.sources import LongLine, SourceItem, read_document, still_written, too_long_document
+from pipeline.violations import Violation
 
 EGN_TYPE = "Euchre Game Notation"
 EMN_TYPE = "Euchre Match Notation"
@@ -111,7 +111,7 @@ def card_token(token: object, trump: int | None) -> str | None:
 # Reading files
 
 
-def read_egn(path: str) -> Iterator[SourceItem]:
+def read_egn(path: str, stop: int | None = None) -> Iterator[SourceItem]:
     """One SourceItem per game of an ``.egn`` or ``.emn`` file.
 
     A game whose deals are all checkable is one item.  Where a deal cannot be
@@ -120,9 +120,16 @@ def read_egn(path: str) -> Iterator[SourceItem]:
     ``@deals-A-B``, no final score claim), so that dealer rotation and scores
     stay true within each stretch.  A document that cannot be read at all is an
     item with ``record=None``, the raw bytes and a ``malformed_json`` or
-    ``schema`` violation.
+    ``schema`` violation; one longer than ``--max-line-bytes``, its first KiB and
+    ``document_too_long``.  With ``stop``, the file as it stood at that size: a
+    document that has grown since is being written, and is left for the next read.
     """
-    raw = _read_bytes(path)
+    if still_written(path, stop):
+        return
+    raw = read_document(path, stop)
+    if isinstance(raw, LongLine):
+        yield too_long_document(path, raw)
+        return
     try:
         document = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -139,16 +146,6 @@ def read_egn(path: str) -> Iterator[SourceItem]:
     except SHAPE_ERRORS as e:
         items = [_failed(path, raw, "schema", f"{path}: {_shape_problem(e)}")]
     yield from items
-
-
-def _read_bytes(path: str) -> bytes:
-    stream = open_binary(path)
-    try:
-        return stream.read().removeprefix(BOM)
-    except READ_ERRORS as e:
-        raise TricklogError(f"{path}: cannot read: {e}") from e
-    finally:
-        stream.close()
 
 
 def _failed(path: str, raw: bytes, code: str, message: str, line: int | None = None) -> SourceItem:

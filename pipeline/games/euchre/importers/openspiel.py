@@ -46,7 +46,16 @@ import orjson
 from pipeline.games.euchre.cards import card_name, card_of
 from pipeline.games.euchre.rules import Seat, caller, partner_of, sitting_out
 from pipeline.games.euchre.trick import next_active, trick_winner
-from pipeline.sources import SourceItem, iter_lines, parse_line
+from pipeline.sources import (
+    LongLine,
+    SourceItem,
+    head_bytes,
+    iter_lines,
+    parse_line,
+    read_document,
+    still_written,
+    too_long_document,
+)
 from pipeline.violations import Violation
 
 #: OpenSpiel's action ids.  Cards are ``rank * 4 + suit`` (ranks 9TJQKA, suits CDHS).
@@ -426,23 +435,29 @@ def looks_like_openspiel(head: bytes) -> bool:
 _SERIALIZED_START = re.compile(rb"^(\xef\xbb\xbf)?\s*(#|\[(Meta|Game|State)\]\s*$)")
 
 
-def read_openspiel(path: str) -> Iterator[SourceItem]:
+def read_openspiel(path: str, stop: int | None = None) -> Iterator[SourceItem]:
     """The histories of an OpenSpiel input: a serialized state, or JSON Lines.
 
     One item per history; the kind of input is told from its first line (the
-    serialized form starts with a ``#`` comment or a ``[Meta]`` section; anything
-    else is read as JSON Lines, one item per line).
+    serialized form starts with a ``#`` comment or a ``[Meta]`` section, and is read
+    whole as one document; anything else is read as JSON Lines, one item per
+    line).  With ``stop``, the file as it stood at that size; a serialized state
+    that has grown since is being written, and is left for the next read.
     """
-    lines = iter_lines(path)
-    first = next(lines, None)
-    if first is None:
+    first = next((line for line in head_bytes(path).splitlines() if line.strip()), None)
+    if first is not None and _SERIALIZED_START.match(first):
+        if not still_written(path, stop):  # else cut where it stood: the next read's, whole
+            yield _serialized_document(path, read_document(path, stop))
         return
-    if _SERIALIZED_START.match(first[1]):
-        yield _serialized_item(path, [first, *lines])
-    else:
-        yield _jsonl_item(path, *first)
-        for number, line in lines:
-            yield _jsonl_item(path, number, line)
+    for number, line in iter_lines(path, stop=stop):
+        yield _jsonl_item(path, number, line)
+
+
+def _serialized_document(path: str, document: bytes) -> SourceItem:
+    if isinstance(document, LongLine):
+        return too_long_document(path, document)
+    lines = [(number, line) for number, line in enumerate(document.splitlines(), start=1) if line.strip()]
+    return _serialized_item(path, lines)
 
 
 def game_id_for(game: str, history: Sequence[object]) -> str:

@@ -47,8 +47,8 @@ import orjson
 
 from pipeline.games.tarot.cards import DECK, EXCUSE, card_name, cards_in, trump
 from pipeline.games.tarot.trick import winner_index
-from pipeline.sources import READ_ERRORS, SourceItem, open_binary
-from pipeline.violations import TricklogError, Violation
+from pipeline.sources import LongLine, SourceItem, iter_lines, parse_line, read_document, too_long_document
+from pipeline.violations import Violation
 
 PLACES = ("South", "East", "North", "West")
 CONTRACTS = {
@@ -255,33 +255,27 @@ def game_id_for(text: bytes) -> str:
     return "tarotclub-" + hashlib.sha256(text).hexdigest()[:16]
 
 
-def read_tarotclub(path: str) -> Iterator[SourceItem]:
-    """The deals of a TarotClub file: one deal object, or JSON Lines of them (one item each)."""
-    stream = open_binary(path)
-    try:
-        data = stream.read()
-    except READ_ERRORS as e:
-        raise TricklogError(f"{path}: cannot read: {e}") from e
-    finally:
-        stream.close()
-    try:
-        whole = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        whole = None
-    if isinstance(whole, dict):
-        yield _item(path, None, data, whole)
-        return
-    for number, line in enumerate(data.splitlines(), start=1):
-        if line.strip():
-            try:
-                value = orjson.loads(line)
-            except orjson.JSONDecodeError as e:
-                message = f"line {number} is not valid JSON ({e})"
-                yield SourceItem(
-                    path, number, line, None, [Violation("malformed_json", message, file=path, line=number)]
-                )
-                continue
-            yield _item(path, number, line, value)
+def read_tarotclub(path: str, stop: int | None = None) -> Iterator[SourceItem]:
+    """The deals of a TarotClub file: one deal object, or JSON Lines of them (one
+    item each, streamed).  With ``stop``, the file as it stood at that size."""
+    document = read_document(path, stop)
+    if not isinstance(document, LongLine):
+        try:
+            whole = orjson.loads(document)
+        except orjson.JSONDecodeError:
+            whole = None
+        if isinstance(whole, dict):
+            yield _item(path, None, document, whole)
+            return
+    first = True
+    for number, line in iter_lines(path, stop=stop):
+        parsed = parse_line(path, number, line)
+        if first and parsed.record is None and isinstance(document, LongLine):
+            # no deal on its first line: one deal too long to read whole, not JSON Lines
+            yield too_long_document(path, document)
+            return
+        first = False
+        yield parsed if parsed.record is None else _item(path, number, line, parsed.record)
 
 
 def _item(path: str, line: int | None, raw: bytes, value: object) -> SourceItem:
