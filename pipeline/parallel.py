@@ -32,7 +32,7 @@ from pipeline.copies import fingerprints_of
 from pipeline.cores import usable_cores
 from pipeline.forkserver import worker_context
 from pipeline.games import ClearedReplay, clear_lines, replay_items
-from pipeline.sources import SourceItem, is_stream, iter_lines, parse_line
+from pipeline.sources import SourceItem, bounded_chunks, is_stream, iter_lines, line_bytes, parse_line
 from pipeline.violations import TricklogError, Violation
 
 T = TypeVar("T")
@@ -384,11 +384,9 @@ _LIBC: Any = None
 
 
 def line_chunks(path: str, stop: int | None = None) -> Iterator[list[tuple[int, bytes]]]:
-    """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES`` (up to
-    byte ``stop``: see :func:`~pipeline.sources.iter_lines`)."""
-    lines = iter_lines(path, stop=stop)
-    while chunk := list(islice(lines, CHUNK_LINES)):
-        yield chunk
+    """The non-empty lines of an input, numbered, in chunks of ``CHUNK_LINES`` or
+    ``CHUNK_BYTES`` (up to byte ``stop``: see :func:`~pipeline.sources.iter_lines`)."""
+    return bounded_chunks(iter_lines(path, stop=stop), CHUNK_LINES, line_bytes)
 
 
 def chunks_with_fast_path(

@@ -15,13 +15,13 @@ import os
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO, Any, Protocol, cast
+from typing import IO, Any, Protocol, TypeVar, cast
 
 import orjson
 import zstandard
@@ -30,6 +30,7 @@ from pipeline.violations import TricklogError, Violation, failure
 from pipeline.zstd_frames import FrameCheckingReader
 
 STDIN = "-"
+T = TypeVar("T")
 #: A UTF-8 byte order mark, which some editors put at the start of a file: dropped.
 BOM = b"\xef\xbb\xbf"
 #: What a damaged file or stream raises while it is read.
@@ -445,6 +446,36 @@ def still_written(path: str, stop: int | None) -> bool:
     return (
         stop is not None and not path.endswith(COMPRESSED) and not is_stream(path) and grew_past(path, stop)()
     )
+
+
+#: The most bytes of input (lines, or documents) a chunk holds, whatever its count:
+#: a thousand lines of a few MB each would otherwise be held at once, with all
+#: they become (records, rows, their copies in a worker and on their way back).
+CHUNK_BYTES = 16 << 20
+
+
+def bounded_chunks(items: Iterable[T], count: int, size: Callable[[T], int]) -> Iterator[list[T]]:
+    """``items`` in lists of ``count``, a list ended early once the ``size`` of its
+    items reaches :data:`CHUNK_BYTES`.
+
+    >>> [len(c) for c in bounded_chunks([b"ab"] * 5 + [b"x" * CHUNK_BYTES, b"c"], 4, len)]
+    [4, 2, 1]
+    """
+    chunk: list[T] = []
+    held = 0
+    for item in items:
+        chunk.append(item)
+        held += size(item)
+        if len(chunk) >= count or held >= CHUNK_BYTES:
+            yield chunk
+            chunk, held = [], 0
+    if chunk:
+        yield chunk
+
+
+def line_bytes(numbered: tuple[int, bytes]) -> int:
+    """The size of a numbered line (as :func:`iter_lines` gives them), for :func:`bounded_chunks`."""
+    return len(numbered[1])
 
 
 def iter_lines(path: str, limit: int | None = None, stop: int | None = None) -> Iterator[tuple[int, bytes]]:

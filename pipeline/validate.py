@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from pipeline.games import Replay, importers, installed, replay_item
@@ -28,6 +27,7 @@ from pipeline.sources import (
     BOM,
     Reader,
     SourceItem,
+    bounded_chunks,
     check_input,
     expand_inputs,
     head_bytes,
@@ -190,14 +190,19 @@ def _with_repeats(replayed: Iterable[Replayed], chunk: int = REPEATS_CHUNK) -> I
     from pipeline.copies import CopyTracker, fingerprints_of
 
     copies = CopyTracker()
-    items = iter(replayed)
-    while batch := list(islice(items, chunk)):
+    for batch in bounded_chunks(replayed, chunk, _raw_bytes):
         games = [
             (replay.game_id, item.file, item.line, fingerprints_of(item.record, replay))
             for item, replay, _ in batch
             if replay is not None
         ]
         yield from _checked(batch, copies.check(games))
+
+
+def _raw_bytes(replayed: Replayed) -> int:
+    """The bytes an item holds of its input: the line, when it is no game."""
+    raw = replayed[0].raw
+    return 0 if raw is None else len(raw)
 
 
 def _checked(batch: list[Replayed], found: dict[int, Found]) -> Iterator[CheckedGame]:

@@ -9,6 +9,7 @@ long the lines, a chunk or a batch holds a bounded number of their bytes.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import duckdb
 import orjson
 import pytest
+from test_hardening_memory import peak_rss_mb
 from warehouse_helpers import run_cli
 
 from pipeline.games.euchre.importers.egn import read_egn
@@ -115,3 +117,41 @@ def test_tarotclub_json_lines_leave_a_deal_being_written_for_the_next_read(tmp_p
     with path.open("ab") as out:
         out.write(deals[2][50:] + b"\n")
     assert [item.record is not None for item in read_tarotclub(str(path), stood)] == [True, True]
+
+
+@pytest.fixture(scope="module")
+def long_lines(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A .gz of 160 lines of 1 MiB each, under the limit but none a game."""
+    path = tmp_path_factory.mktemp("long") / "long.jsonl.gz"
+    with gzip.open(path, "wb", compresslevel=6) as out:
+        for number in range(160):
+            out.write(
+                b'{"format": "euchre/1", "game_id": "g%d", "pad": "' % number + b"x" * (1 << 20) + b"\n"
+            )
+    return path
+
+
+def test_many_long_lines_are_loaded_a_bounded_number_of_bytes_at_a_time(
+    long_lines: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "w.duckdb"
+    proc, rss = peak_rss_mb("load", str(long_lines), "--db", str(db), "--json")
+    assert proc.returncode == 1, proc.stderr
+    assert orjson.loads(proc.stdout)["quarantined"] == 160
+    assert rss < 1300, f"load of 160 lines of 1 MiB peaked at {rss} MiB"
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("select count(*), sum(octet_length(raw)) from quarantine").fetchone() == (
+            160,
+            sum(
+                len(b'{"format": "euchre/1", "game_id": "g%d", "pad": "' % n) + (1 << 20) for n in range(160)
+            ),
+        )
+    finally:
+        con.close()
+
+
+def test_many_long_lines_are_validated_a_bounded_number_of_bytes_at_a_time(long_lines: Path) -> None:
+    proc, rss = peak_rss_mb("validate", str(long_lines), "--jobs", "1")
+    assert proc.returncode == 1 and "malformed_json" in proc.stdout, proc.stderr
+    assert rss < 380, f"validate of 160 lines of 1 MiB peaked at {rss} MiB"
