@@ -586,7 +586,7 @@ def test_an_export_of_a_part_damaged_inside_fails_in_one_line_and_keeps_the_last
     games: Path, tmp_path: Path, client: Any
 ) -> None:
     """A part of the listed size whose pages are damaged is found as its rows are
-    read: the export stops saying which table, and the earlier export stays whole."""
+    read: the export stops naming it, and the earlier export stays whole."""
     from cli import run
 
     dataset = tmp_path / "dataset"
@@ -600,8 +600,36 @@ def test_an_export_of_a_part_damaged_inside_fails_in_one_line_and_keeps_the_last
     part.write_bytes(data[:4] + bytes(len(data) - 4 - footer) + data[-footer:])  # the pages zeroed
     failed = run("export", "--db", str(dataset), "--parquet", str(out))
     assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
-    assert "cannot read euchre.plays" in failed.stderr and f"{out} is left as it was" in failed.stderr
+    assert "euchre/plays/part-00001.parquet cannot be read" in failed.stderr, failed.stderr
+    assert f"{out} is left as it was" in failed.stderr
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+
+
+def test_a_part_whose_footer_is_damaged_is_named_by_every_reader(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """DuckDB says only "don't know what type" or "TProtocolException: Invalid data"
+    of a part whose footer was damaged at its size: the readers find the part and
+    name it; a query's own mistake is still the query's."""
+    from cli import run
+
+    dataset = tmp_path / "dataset"
+    load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    part = dataset / "euchre" / "plays" / "part-00001.parquet"
+    data = part.read_bytes()
+    footer = int.from_bytes(data[-8:-4], "little") + 8
+    part.write_bytes(data[:-footer] + b"A" * (footer - 8) + data[-8:])
+    named = f"{dataset}: euchre/plays/part-00001.parquet cannot be read ("
+    for command in (
+        ["sql", "select * from euchre.plays", "--db", str(dataset)],
+        ["report", "--db", str(dataset), "--out", str(tmp_path / "report")],
+        ["export", "--db", str(dataset), "--parquet", str(tmp_path / "parquet")],
+    ):
+        failed = run(*command)
+        assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
+        assert named in failed.stderr, failed.stderr
+    mistake = run("sql", "select no_such_column from euchre.plays", "--db", str(dataset))
+    assert mistake.returncode == 2 and "no_such_column" in mistake.stderr and named not in mistake.stderr
 
 
 def test_the_pure_functions_write_what_the_dask_engine_writes(

@@ -141,11 +141,13 @@ def run_report(
     """Run one report file on a connection from :func:`connect`, and add its intervals."""
     import duckdb
 
+    from pipeline.warehouse.parts import damaged_part
+
     sql = sql_file(name, package)
     try:
         frame = con.sql(sql.text).pl()
     except duckdb.Error as e:
-        raise ReportError(f"report {name} failed: {e}") from e
+        raise damaged_part(con, e) or ReportError(f"report {name} failed: {e}") from e
     return Table(name, sql.doc, add_intervals(frame), hidden)
 
 

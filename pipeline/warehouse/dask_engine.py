@@ -73,7 +73,7 @@ from pipeline.warehouse.load import (
     read_errors,
     read_through,
 )
-from pipeline.warehouse.parts import DamagedDataset, check_parts, write_parts
+from pipeline.warehouse.parts import DamagedDataset, check_parts, reads_dataset, write_parts
 from pipeline.warehouse.prepare import (
     ClearedBatch,
     ClearedLineBatch,
@@ -1464,8 +1464,10 @@ def open_dataset(path: str | Path) -> duckdb.DuckDBPyConnection:
 
     folder = Path(path).resolve()
     tables = [*table_models(), "ingest_runs"]
-    check_parts(folder, [table_folder(table) for table in tables])
+    folders = [table_folder(table) for table in tables]
+    check_parts(folder, folders)
     con = _schema_session(duckdb.connect())
+    reads_dataset(con, folder, folders)
     for table in tables:
         try:
             _view_over_parts(con, folder, table)

@@ -20,6 +20,7 @@ from pipeline.atomic import replace_folder
 from pipeline.violations import failure
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
 from pipeline.warehouse.guard import one_line
+from pipeline.warehouse.parts import damaged_part
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -84,7 +85,9 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {failure(e)}") from e
     except (duckdb.Error, _Unreadable) as e:  # a damaged file or part, found as its rows are read
-        raise WarehouseError(f"{db}: cannot read {table}: {one_line(str(e))}; {out} is left as it was") from e
+        damaged = damaged_part(con, e.__cause__ if isinstance(e, _Unreadable) and e.__cause__ else e)
+        what = str(damaged) if damaged else f"{db}: cannot read {table}: {one_line(str(e))}"
+        raise WarehouseError(f"{what}; {out} is left as it was") from e
     finally:
         con.close()
     return counts

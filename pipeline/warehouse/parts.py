@@ -25,10 +25,15 @@ pipeline.warehouse.parts.DamagedDataset: ...: games/part-00000 (copy).parquet is
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.warehouse.ddl import WarehouseError
+
+if TYPE_CHECKING:
+    import duckdb
 
 #: The list of a data set's parts, at its root: a Parquet file of (``file``, ``bytes``).
 PARTS = "parts.parquet"
@@ -38,6 +43,66 @@ NAMED = 3
 
 class DamagedDataset(WarehouseError):
     """A data set whose parts are not those its load wrote, or cannot be read."""
+
+
+#: The sessions open on a data set (:func:`~pipeline.warehouse.dask_engine.open_dataset`):
+#: its folder and the folders of its tables.
+_OPEN: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, tuple[Path, list[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def reads_dataset(con: duckdb.DuckDBPyConnection, folder: Path, tables: Iterable[str]) -> None:
+    """Note that ``con`` reads the data set in ``folder`` (the ``tables``' folders under it)."""
+    _OPEN[con] = (folder, sorted(tables))
+
+
+def damaged_part(con: duckdb.DuckDBPyConnection, error: BaseException) -> DamagedDataset | None:
+    """What a query on a data set that failed reading its rows (``error``) met: the
+    part that cannot be read, named; None when ``con`` reads no data set, the error
+    is the query's own (a name it does not know, a type), or it names its file.
+
+    DuckDB names the file in some of its read errors but not all: a part whose
+    footer was damaged at its size fails a query over the glob with
+    ``TProtocolException: Invalid data`` alone.  The parts' footers are read first,
+    then, only if they all read, their rows, a row group at a time.
+    """
+    import duckdb
+
+    opened = _OPEN.get(con)
+    if opened is None or ".parquet" in str(error):
+        return None
+    if isinstance(error, duckdb.Error) and type(error) not in (
+        duckdb.Error,
+        duckdb.IOException,
+        duckdb.InvalidInputException,
+    ):
+        return None
+    folder, tables = opened
+    found = _unreadable(folder, tables)
+    if found is None:
+        return None
+    name, why = found
+    return DamagedDataset(
+        f"{folder}: {name} cannot be read ({why}); copy the data set again whole, or load its inputs again"
+    )
+
+
+def _unreadable(folder: Path, tables: list[str]) -> tuple[str, str] | None:
+    """The first part under ``tables`` whose footer, or else whose rows, cannot be read, and why."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parts = sorted(p for table in tables for p in (folder / table).glob("*.parquet"))
+    for rows in (False, True):
+        for path in parts:
+            try:
+                with pq.ParquetFile(path) as part:
+                    for group in range(part.num_row_groups if rows else 0):
+                        part.read_row_group(group)
+            except (OSError, pa.ArrowException) as e:
+                return path.relative_to(folder).as_posix(), str(e).strip()
+    return None
 
 
 def write_parts(folder: Path) -> None:

@@ -75,11 +75,13 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | No
     """A checked read-only query's whole result as a polars frame (fully fetched)."""
     import duckdb
 
+    from pipeline.warehouse.parts import damaged_part
+
     check_read_only(query)
     try:
         frame: pl.DataFrame = con.sql(query, params=params).pl()
     except duckdb.Error as e:
-        raise QueryFailed(one_line(str(e)), detail=str(e).strip()) from e
+        raise damaged_part(con, e) or QueryFailed(one_line(str(e)), detail=str(e).strip()) from e
     return frame
 
 
