@@ -370,12 +370,22 @@ _CHUNK = 1 << 20
 _LINE_LIMIT: ContextVar[int] = ContextVar("tricklog_max_line_bytes", default=MAX_LINE_BYTES)
 
 
+#: The highest ``--max-line-bytes`` (no line is longer): a line's length is a machine integer.
+LONGEST_LIMIT = 1 << 62
+
+
+def checked_line_limit(max_bytes: int) -> int:
+    """``max_bytes``, as a line limit; a TricklogError when it is below 1 or above
+    :data:`LONGEST_LIMIT`."""
+    if not 1 <= max_bytes <= LONGEST_LIMIT:
+        raise TricklogError(f"--max-line-bytes must be from 1 to {LONGEST_LIMIT} (2**62), not {max_bytes}")
+    return max_bytes
+
+
 @contextmanager
 def line_limit(max_bytes: int) -> Iterator[int]:
     """Read lines of at most ``max_bytes`` in this block (default :data:`MAX_LINE_BYTES`)."""
-    if max_bytes < 1:
-        raise TricklogError(f"--max-line-bytes must be at least 1, not {max_bytes}")
-    token = _LINE_LIMIT.set(max_bytes)
+    token = _LINE_LIMIT.set(checked_line_limit(max_bytes))
     try:
         yield max_bytes
     finally:
@@ -420,14 +430,16 @@ def read_document(path: str, stop: int | None = None) -> bytes:
     limit = _LINE_LIMIT.get()
     stream = open_binary(path, stop)
     try:
-        head = stream.read(limit + 1)
+        head = bytearray()  # read(limit + 1) would allocate the limit, however short the file
+        while len(head) <= limit and (chunk := stream.read(min(_CHUNK, limit + 1 - len(head)))):
+            head += chunk
         if len(head) <= limit:
-            return head.removeprefix(BOM)
+            return bytes(head).removeprefix(BOM)
         digest, length = hashlib.sha256(head), len(head)
         while chunk := stream.read(_CHUNK):
             digest.update(chunk)
             length += len(chunk)
-        return _long_line(head, length, 0, digest, limit)
+        return _long_line(bytes(head[:LONG_LINE_KEPT]), length, 0, digest, limit)
     except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
     finally:

@@ -155,3 +155,21 @@ def test_many_long_lines_are_validated_a_bounded_number_of_bytes_at_a_time(long_
     proc, rss = peak_rss_mb("validate", str(long_lines), "--jobs", "1")
     assert proc.returncode == 1 and "malformed_json" in proc.stdout, proc.stderr
     assert rss < 380, f"validate of 160 lines of 1 MiB peaked at {rss} MiB"
+
+
+def test_a_limit_as_high_as_it_may_be_reads_a_document_whole_and_a_higher_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A limit is not allocated ahead (a document read up to 1 TB + 1 byte was a
+    MemoryError); one past 2**62 does not fit a machine integer: one line, exit 2."""
+    whole = run_cli("validate", str(EGN), "--max-line-bytes", str(1 << 40))
+    assert whole.returncode == 0 and "Traceback" not in whole.stderr, whole.stderr
+    for command in (
+        ["validate", str(EGN)],
+        ["load", str(EGN), "--db", str(tmp_path / "w.duckdb")],
+        ["load", str(EGN), "--engine", "dask", "--db", str(tmp_path / "dataset")],
+        ["convert", str(EGN)],
+    ):
+        refused = run_cli(*command, "--max-line-bytes", str(10**30))
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert refused.stderr.startswith("tricklog: --max-line-bytes must be from 1 to 4611686018427387904")

@@ -912,8 +912,9 @@ def load_dask(
     ``on_split`` is called with the lines and the bytes of each split as it is
     routed, in input order (for a progress bar).  A line longer than
     ``max_line_bytes`` is quarantined as ``line_too_long``, never held."""
-    from pipeline.sources import expand_inputs
+    from pipeline.sources import checked_line_limit, expand_inputs
 
+    checked_line_limit(max_line_bytes)
     target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
