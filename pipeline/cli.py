@@ -214,8 +214,6 @@ def load(
         if engine == "dask":
             from pipeline.warehouse.dask_engine import load_dask
 
-            if from_ not in ("auto", "jsonl", "euchre"):
-                fail("--engine dask reads JSON Lines of records (--from jsonl)")
             if identity is not None:
                 fail("--players goes with a DuckDB warehouse (--engine local); give it to report instead")
             with Progress(paths, enabled=not as_json, label="lines", metered=False) as progress:
@@ -226,6 +224,7 @@ def load(
                     workers=jobs or None,
                     on_split=progress.advance_by,
                     max_line_bytes=max_line_bytes,
+                    fmt=from_,
                 )
         else:
             arrow_on_malloc()  # the rows are built here and in this process's workers
@@ -300,14 +299,17 @@ def export(
 
 @app.command()
 def convert(
-    paths: Annotated[list[str], typer.Argument(help="EGN (.egn/.emn) or OpenSpiel files, or - for stdin.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Files of another format (EGN .egn/.emn, OpenSpiel, TarotClub), or - for stdin."),
+    ],
     from_: FromOption = "auto",
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="The euchre/1 JSON Lines file to write.")
+        Path, typer.Option("-o", "--output", help="The JSON Lines file of records to write.")
     ] = Path("converted.jsonl"),
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:
-    """Convert EGN or OpenSpiel games to euchre/1 JSON Lines."""
+    """Convert games of another format to JSON Lines of their game's records (euchre/1, tarot/1)."""
     from pipeline.convert import convert as convert_inputs
     from pipeline.sources import line_limit
 

@@ -610,6 +610,27 @@ def test_an_export_of_a_part_damaged_inside_fails_in_one_line_and_keeps_the_last
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
 
 
+def test_an_input_of_another_format_is_refused_not_read_as_json_lines(games: Path, tmp_path: Path) -> None:
+    """The engine splits JSON Lines: an EGN game or a TarotClub deal was read as
+    lines, each quarantined as bad JSON (279 of them for one game).  Now it is
+    refused, before a cluster starts, saying what to do; so is ``--from egn``."""
+    from cli import run
+
+    fixtures = Path(__file__).parent / "fixtures"
+    dataset = tmp_path / "dataset"
+    for path, found in (
+        (fixtures / "egn" / "standard.egn", "egn"),
+        (fixtures / "tarot" / "tarotclub-handle.json", "tarotclub"),
+    ):
+        refused = run("load", str(games), str(path), "--engine", "dask", "--db", str(dataset))
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert f"{path}: {found}, not JSON Lines of records" in refused.stderr
+        assert "--engine local, or convert it" in refused.stderr
+    refused = run("load", str(games), "--engine", "dask", "--from", "egn", "--db", str(dataset))
+    assert refused.returncode == 2 and "not --from egn" in refused.stderr
+    assert not dataset.exists()
+
+
 def test_a_part_whose_footer_is_damaged_is_named_by_every_reader(
     games: Path, tmp_path: Path, client: Any
 ) -> None:

@@ -301,6 +301,26 @@ def refuse_streams(paths: Sequence[str]) -> None:
         )
 
 
+def refuse_other_formats(files: Sequence[InputFile], fmt: str) -> None:
+    """Refuse (WarehouseError) inputs the engine cannot split: ``fmt`` an importer's
+    format, or with ``auto`` an input whose name or first bytes say it is one (an
+    EGN game read as JSON Lines would be a quarantined line for each of its own)."""
+    from pipeline.games import importers
+    from pipeline.sources import head_bytes
+    from pipeline.validate import JSONL, check_format, sniff_format
+
+    check_format(fmt)
+    advice = "load it with --engine local, or convert it to JSON Lines first (tricklog convert)"
+    if fmt in {importer.name for _, importer in importers()}:
+        raise WarehouseError(f"--engine dask reads JSON Lines of records, not --from {fmt}: {advice}")
+    for file in files if fmt == "auto" else ():
+        found = sniff_format(file.path, head_bytes(file.path))
+        if found != JSONL:
+            raise WarehouseError(
+                f"{file.name}: {found}, not JSON Lines of records, which --engine dask reads: {advice}"
+            )
+
+
 def numbered(splits: list[Split], newlines: dict[str, list[int]]) -> list[Split]:
     """The splits with the number of their first line, from the newlines of each
     ``NEWLINE_BLOCK`` bytes of their files (:func:`hashed_inputs`): a split's lines
@@ -906,12 +926,14 @@ def load_dask(
     client: Any = None,
     on_split: Callable[[int, int], None] | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
+    fmt: str = "auto",
 ) -> LoadSummary:
     """Load inputs into a Parquet data set at ``directory`` on a Dask cluster: the
     one at ``scheduler``, else a ``LocalCluster`` of ``workers`` processes (one per core).
     ``on_split`` is called with the lines and the bytes of each split as it is
     routed, in input order (for a progress bar).  A line longer than
-    ``max_line_bytes`` is quarantined as ``line_too_long``, never held."""
+    ``max_line_bytes`` is quarantined as ``line_too_long``, never held.  The inputs
+    are JSON Lines of records (``fmt``: ``--from``); another format is refused."""
     from pipeline.sources import checked_line_limit, expand_inputs
 
     checked_line_limit(max_line_bytes)
@@ -919,6 +941,7 @@ def load_dask(
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
     files = sized_inputs(expand_inputs(paths))  # before a cluster starts: an input missing stops none
+    refuse_other_formats(files, fmt)
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)
     opening = session.open_in_background()  # a local cluster starts while the inputs are read
