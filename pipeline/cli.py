@@ -264,14 +264,13 @@ def sql(
     set_up_without_pandas()
     from pipeline.warehouse.api import Warehouse
     from pipeline.warehouse.guard import check_output
-    from pipeline.warehouse.query import QueryFailed, query_text, write_result
+    from pipeline.warehouse.query import QueryFailed, query_text, write_batches
 
     try:
         if output is not None:
             check_output(output, db)
         with Warehouse.open(db) as warehouse:
-            result = warehouse.sql(query_text(query))
-        write_result(result, fmt, output)
+            write_batches(warehouse.sql_batches(query_text(query)), fmt, output)
     except QueryFailed as e:
         fail(e.detail if verbose else str(e))
     except TricklogError as e:

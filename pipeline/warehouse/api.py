@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,7 @@ from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect
 from pipeline.warehouse.export import export_parquet
 from pipeline.warehouse.load import LoadSummary, load
 from pipeline.warehouse.meta import META_TABLE
-from pipeline.warehouse.query import run_query
+from pipeline.warehouse.query import query_batches, run_query
 
 if TYPE_CHECKING:
     import duckdb
@@ -64,6 +65,11 @@ class Warehouse:
     def sql(self, query: str, params: list[Any] | None = None) -> pl.DataFrame:
         """A read-only query's result; values go in as ``?`` parameters."""
         return run_query(self.con, query, params)
+
+    def sql_batches(self, query: str, params: list[Any] | None = None) -> Iterator[pl.DataFrame]:
+        """A read-only query's result a frame of rows at a time, for results larger
+        than memory (``tricklog sql`` writes them so); read it to its end, or close it."""
+        return query_batches(self.con, query, params)
 
     def close(self) -> None:
         self.con.close()

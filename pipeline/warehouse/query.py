@@ -16,15 +16,17 @@ pipeline.warehouse.guard.QueryRefused: refused: DROP statement; the warehouse is
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import orjson
 
 from pipeline.atomic import atomic_file, atomic_path, write_error
-from pipeline.violations import failure
+from pipeline.violations import TricklogError, failure
 from pipeline.warehouse.ddl import WarehouseError
 from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
 
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
 
 FORMATS = ("table", "csv", "json", "parquet")
 TABLE_ROWS = 1000
+#: Rows of a result fetched and written at a time: a result of any size is
+#: written in bounded memory (7.4 million rows of plays to CSV held 0.98 GB whole).
+BATCH_ROWS = 100_000
 
 
 __all__ = [
@@ -42,7 +47,9 @@ __all__ = [
     "QueryFailed",
     "QueryRefused",
     "check_read_only",
+    "query_batches",
     "run_query",
+    "write_batches",
     "write_result",
 ]
 
@@ -75,67 +82,143 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | No
     """A checked read-only query's whole result as a polars frame (fully fetched)."""
     import duckdb
 
-    from pipeline.warehouse.parts import damaged_part
-
     check_read_only(query)
     try:
         frame: pl.DataFrame = con.sql(query, params=params).pl()
     except duckdb.Error as e:
-        raise damaged_part(con, e) or QueryFailed(one_line(str(e)), detail=str(e).strip()) from e
+        raise _failed(con, e) from e
     return frame
+
+
+def query_batches(
+    con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None, rows: int = BATCH_ROWS
+) -> Iterator[pl.DataFrame]:
+    """A checked read-only query's result streamed from DuckDB, ``rows`` at a time
+    (never whole); one empty frame of its columns when it has no row."""
+    import duckdb
+    import polars as pl
+    import pyarrow as pa
+
+    check_read_only(query)
+    try:
+        reader = con.sql(query, params=params).to_arrow_reader(rows)
+    except duckdb.Error as e:
+        raise _failed(con, e) from e
+    with contextlib.closing(reader):  # a result left part way would block the connection
+        empty = True
+        while True:
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                break
+            except (duckdb.Error, OSError, pa.ArrowException) as e:  # DuckDB's, as Arrow raises it
+                raise _failed(con, e) from e
+            empty = False
+            yield cast("pl.DataFrame", pl.from_arrow(batch))
+        if empty:
+            yield cast("pl.DataFrame", pl.from_arrow(reader.schema.empty_table()))
+
+
+def _failed(con: duckdb.DuckDBPyConnection, error: BaseException) -> TricklogError:
+    """A query that failed: the data set's part it could not read, else DuckDB's message."""
+    from pipeline.warehouse.parts import damaged_part
+
+    return damaged_part(con, error) or QueryFailed(one_line(str(error)), detail=str(error).strip())
 
 
 def write_result(frame: pl.DataFrame, fmt: str, out: Path | None) -> None:
     """Write a result to ``out`` (stdout when None) as table, csv, json or parquet."""
+    write_batches(iter([frame]), fmt, out)
+
+
+def write_batches(frames: Iterator[pl.DataFrame], fmt: str, out: Path | None) -> None:
+    """Write a result that comes a frame at a time (:func:`query_batches`) to ``out``
+    (stdout when None) as table, csv, json or parquet, a frame at a time: a file is
+    put in place once whole, and the table shows the first ``TABLE_ROWS``."""
     import polars as pl
 
+    if fmt not in FORMATS:
+        raise WarehouseError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     try:
-        _write_result(frame, fmt, out)
+        if fmt == "parquet":
+            if out is None:
+                raise WarehouseError("--format parquet needs an output file: -o FILE.parquet")
+            with atomic_path(out) as temp:
+                _parquet(frames, temp)
+        elif out is None:
+            _to_stdout(frames, fmt)
+        else:
+            with atomic_file(out) as stream:  # written aside, renamed into place when whole
+                _write_text(frames, fmt, stream)
     except pl.exceptions.PolarsError as e:
         raise WarehouseError(f"cannot write this result as {fmt}: {one_line(str(e))}") from e
 
 
-def _write_result(frame: pl.DataFrame, fmt: str, out: Path | None) -> None:
-    if fmt not in FORMATS:
-        raise WarehouseError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if fmt == "parquet":
-        if out is None:
-            raise WarehouseError("--format parquet needs an output file: -o FILE.parquet")
-        with atomic_path(out) as temp:
-            _parquet(frame, temp)
-        return
-    if out is None:
-        try:
-            _write_text(frame, fmt, sys.stdout.buffer)
-            sys.stdout.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as e:
-            raise write_error("stdout", e) from e
-        return
-    with atomic_file(out) as stream:  # written aside, renamed into place when whole
-        _write_text(frame, fmt, stream)
+def _to_stdout(frames: Iterator[pl.DataFrame], fmt: str) -> None:
+    try:
+        _write_text(frames, fmt, sys.stdout.buffer)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise write_error("stdout", e) from e
 
 
-def _parquet(frame: pl.DataFrame, path: Path) -> None:
-    """Write Parquet; a failed write (a full disk) is the OSError it is, not a format error."""
+def _parquet(frames: Iterator[pl.DataFrame], path: Path) -> None:
+    """Write Parquet as polars does (zstd), a frame at a time; a failed write (a full
+    disk) is the OSError it is, not a format error."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    writer: pq.ParquetWriter | None = None
+    try:
+        for frame in frames:
+            table = frame.to_arrow()
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+            writer.write_table(table.cast(writer.schema))
+    except pa.ArrowException as e:
+        raise OSError(one_line(str(e))) from e
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _write_text(frames: Iterator[pl.DataFrame], fmt: str, stream: IO[bytes]) -> None:
+    if fmt == "csv":
+        for number, frame in enumerate(frames):
+            stream.write(_flat(frame).write_csv(include_header=number == 0).encode())
+    elif fmt == "json":
+        _write_json(frames, stream)
+    else:
+        stream.write(_table_text(frames).encode())
+
+
+def _write_json(frames: Iterator[pl.DataFrame], stream: IO[bytes]) -> None:
+    """The rows as one JSON array, two spaces an indent (``orjson.OPT_INDENT_2`` of
+    the whole list, byte for byte), written a frame at a time."""
+    first = True
+    for frame in frames:
+        if frame.height:
+            rows = orjson.dumps(frame.to_dicts(), default=_json_default, option=orjson.OPT_INDENT_2)
+            stream.write(b"[\n" if first else b",\n")
+            stream.write(rows[2:-2])  # the frame's rows, without its array's "[\n" and "\n]"
+            first = False
+    stream.write(b"[]\n" if first else b"\n]\n")
+
+
+def _table_text(frames: Iterator[pl.DataFrame]) -> str:
+    """The first ``TABLE_ROWS`` rows as a table, and how many there are in all."""
     import polars as pl
 
-    try:
-        frame.write_parquet(path)
-    except pl.exceptions.PolarsError as e:
-        raise OSError(f"{one_line(str(e))}") from e
-
-
-def _write_text(frame: pl.DataFrame, fmt: str, stream: IO[bytes]) -> None:
-    if fmt == "csv":
-        stream.write(_flat(frame).write_csv().encode())
-    elif fmt == "json":
-        stream.write(
-            orjson.dumps(frame.to_dicts(), default=_json_default, option=orjson.OPT_INDENT_2) + b"\n"
-        )
-    else:
-        stream.write(render_table(frame).encode())
+    shown: list[pl.DataFrame] = []
+    kept = total = 0
+    for frame in frames:
+        total += frame.height
+        if kept < TABLE_ROWS or not shown:
+            shown.append(frame.head(TABLE_ROWS - kept))
+            kept += shown[-1].height
+    return render_table(pl.concat(shown), total=total)
 
 
 def _flat(frame: pl.DataFrame) -> pl.DataFrame:
@@ -177,10 +260,11 @@ def _json_default(value: object) -> object:
     return str(value)
 
 
-def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS) -> str:
-    """A result as a rich text table (at most ``limit`` rows, then a note).  Names and
-    values are shown as they are: as rich markup, ``[bot] Ann`` lost its ``[bot]``
-    and a ``[/x]`` stopped the command with a traceback."""
+def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS, total: int | None = None) -> str:
+    """A result as a rich text table (at most ``limit`` rows, then a note of its
+    ``total`` rows, by default the frame's).  Names and values are shown as they
+    are: as rich markup, ``[bot] Ann`` lost its ``[bot]`` and a ``[/x]`` stopped the
+    command with a traceback."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -192,9 +276,8 @@ def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS) -> str:
         table.add_row(*(Text("" if v is None else str(v)) for v in row))
     console = Console(record=True, width=max(80, min(250, 12 * len(frame.columns))), file=io.StringIO())
     console.print(table)
+    total = frame.height if total is None else total
     shown = min(limit, frame.height)
-    note = f"{frame.height} row(s)" + (
-        f", first {shown} shown (use --format csv)" if shown < frame.height else ""
-    )
+    note = f"{total} row(s)" + (f", first {shown} shown (use --format csv)" if shown < total else "")
     console.print(note)
     return console.export_text()
