@@ -2,7 +2,9 @@
 
 * :func:`atomic_file` -- a file is written beside its target under a temporary
   name and renamed over it when complete; on any error the temporary file is
-  removed and the target is left as it was.
+  removed and the target is left as it was.  A target that is a stream (a FIFO,
+  ``/dev/stdout``, a device) is written in place, and a symbolic link to a file
+  stays a link: the file it names is replaced.
 * :func:`replace_folder` -- a folder of outputs (a Parquet export) is written
   into a fresh temporary folder beside the target, which then takes the
   target's place whole.  A target that exists is replaced only if it is empty
@@ -33,10 +35,12 @@ import contextlib
 import errno
 import os
 import shutil
+import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from pipeline.violations import TricklogError, failure
 
@@ -52,7 +56,25 @@ def write_error(path: Path | str, error: OSError) -> TricklogError:
 
 @contextlib.contextmanager
 def atomic_file(path: Path) -> Iterator[IO[bytes]]:
-    """A binary stream whose content replaces ``path`` only when the block ends without error."""
+    """A binary stream whose content replaces ``path`` only when the block ends
+    without error.  This process's own stdout or stderr, by any name (``/dev/stdout``,
+    ``/dev/fd/1``), is written where it stands, as a shell's redirection left it;
+    another stream (:func:`is_stream_output`: a FIFO, a device) is written in place."""
+    own = _own_stream(Path(path))
+    if own is not None:
+        try:
+            yield own
+            own.flush()
+        except OSError as e:
+            raise write_error(path, e) from e
+        return
+    if is_stream_output(Path(path)):
+        try:
+            with open(path, "wb") as stream:
+                yield stream
+        except OSError as e:
+            raise write_error(path, e) from e
+        return
     with atomic_path(path) as temp, temp.open("wb") as stream:
         yield stream
         stream.flush()
@@ -62,8 +84,16 @@ def atomic_file(path: Path) -> Iterator[IO[bytes]]:
 @contextlib.contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary file beside ``path`` for a writer that wants a name (Parquet, say);
-    it replaces ``path`` only when the block ends without error, and is removed otherwise."""
+    it replaces ``path`` only when the block ends without error, and is removed
+    otherwise.  A symbolic link to a file stays one: the file it names is replaced.
+    A stream cannot be written so (renamed over, a FIFO would be gone, and
+    ``/dev/stdout`` a file): a TricklogError."""
     path = Path(path)
+    if _own_stream(path) is not None or is_stream_output(path):
+        raise TricklogError(
+            f"{path}: not a file (a pipe, a FIFO or a device); this output is written to a file"
+        )
+    path = path.resolve() if path.is_symlink() else path
     try:
         clear_leftovers(path)
         fd, name = tempfile.mkstemp(prefix=f".{path.name}{TEMP_INFIX}{os.getpid()}-", dir=path.parent)
@@ -81,6 +111,30 @@ def atomic_path(path: Path) -> Iterator[Path]:
     except BaseException:
         _remove(temp)
         raise
+
+
+def is_stream_output(path: Path) -> bool:
+    """Whether an output is an existing FIFO, character device or socket (a symbolic
+    link followed), which can only be written in place."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def _own_stream(path: Path) -> IO[bytes] | None:
+    """This process's stdout or stderr when ``path`` names it (its file, pipe or terminal)."""
+    try:
+        named = os.stat(path)
+    except OSError:
+        return None
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if os.path.samestat(named, os.fstat(stream.fileno())):
+                stream.flush()
+                return cast(IO[bytes], stream.buffer)
+    return None
 
 
 def _keep_mode(target: Path, temp: Path) -> None:

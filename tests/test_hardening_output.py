@@ -54,3 +54,44 @@ def test_output_beside_the_warehouse_is_fine(db: Path, tmp_path: Path) -> None:
     proc = run_cli("sql", "select 1 as x", "--db", str(db), "-f", "csv", "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert out.read_text().splitlines() == ["x", "1"]
+
+
+def test_an_output_that_is_a_stream_is_written_in_place(db: Path, tmp_path: Path) -> None:
+    """An output renamed into place once whole replaced a FIFO by a file (its reader
+    got nothing) and, as root, ``/dev/stdout`` itself by a file; now a FIFO, a
+    device or the command's own stdout is written where it stands (what a shell
+    wrote before it kept), a link to a file stays a link, and Parquet, which is
+    written to a file, is refused on a stream."""
+    import shlex
+    import subprocess
+    import threading
+
+    from cli import TRICKLOG
+
+    query = ["sql", "select 42 as answer", "--db", str(db), "-f", "csv", "-o"]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    proc = run_cli(*query, str(fifo))
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert got == [b"answer\n42\n"] and fifo.is_fifo()
+    # the command's own stdout by a name of its own, as /dev/stdout is on Linux (a
+    # link here, so that a regression replaces the link, not the machine's /dev/stdout)
+    stdout = tmp_path / "stdout"
+    stdout.symlink_to("/proc/self/fd/1")
+    proc = run_cli(*query, str(stdout))
+    assert (proc.returncode, proc.stdout) == (0, "answer\n42\n"), proc.stderr
+    shell = f"echo before; {shlex.join([*TRICKLOG, *query, str(stdout)])}; echo after"
+    with (tmp_path / "log.txt").open("wb") as log:
+        subprocess.run(["sh", "-c", shell], stdout=log, check=True)
+    assert (tmp_path / "log.txt").read_text() == "before\nanswer\n42\nafter\n"
+    assert stdout.is_symlink()
+    (tmp_path / "link.csv").symlink_to(tmp_path / "log.txt")
+    assert run_cli(*query, str(tmp_path / "link.csv")).returncode == 0
+    assert (tmp_path / "link.csv").is_symlink() and (tmp_path / "log.txt").read_text() == "answer\n42\n"
+    refused = run_cli("sql", "select 1 as x", "--db", str(db), "-f", "parquet", "-o", str(stdout))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"{stdout}: not a file (a pipe, a FIFO or a device)" in refused.stderr
