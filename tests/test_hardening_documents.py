@@ -79,6 +79,16 @@ def test_one_tarotclub_deal_over_the_limit_is_one_document_too_long(tmp_path: Pa
     assert item.raw is not None and len(item.raw) <= 1024
 
 
+def test_tarotclub_json_lines_over_the_limit_with_a_bad_first_line_lose_no_deal(tmp_path: Path) -> None:
+    lines = tmp_path / "deals.tarotclub.json"
+    deals = [orjson.dumps(json.loads(p.read_bytes())) for p in DEALS]
+    lines.write_bytes(b"{not json\n" + b"\n".join(deals) + b"\n")
+    with line_limit(2000):
+        items = list(read_tarotclub(str(lines)))
+    assert [v.code for v in items[0].violations] == ["malformed_json"]
+    assert [item.record is not None for item in items[1:]] == [True] * len(DEALS)
+
+
 def test_a_serialized_openspiel_state_over_the_limit_is_one_document_too_long(tmp_path: Path) -> None:
     state = tmp_path / "state.txt"
     state.write_bytes(SERIALIZED + b"0\n" * 2000)

@@ -269,12 +269,14 @@ def read_tarotclub(path: str, stop: int | None = None) -> Iterator[SourceItem]:
             return
     first = True
     for number, line in iter_lines(path, stop=stop):
-        parsed = parse_line(path, number, line)
-        if first and parsed.record is None and isinstance(document, LongLine):
-            # no deal on its first line: one deal too long to read whole, not JSON Lines
+        if first and isinstance(document, LongLine) and line.strip() == b"{":
+            # an object opened alone on the first line: one deal written over many
+            # lines and too long to read whole, not JSON Lines (whose lines, bad
+            # ones included, are each read)
             yield too_long_document(path, document)
             return
         first = False
+        parsed = parse_line(path, number, line)
         yield parsed if parsed.record is None else _item(path, number, line, parsed.record)
 
 
