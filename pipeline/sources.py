@@ -108,19 +108,6 @@ def shrank(path: str, size: int) -> InputChanged:
     )
 
 
-def grew_past(path: str, size: int) -> Callable[[], bool]:
-    """A check of whether the file at ``path`` holds more than ``size`` bytes by now
-    (asked of the last line of a log read as it stood: if so, it was being written)."""
-
-    def grew() -> bool:
-        try:
-            return os.stat(path).st_size > size
-        except OSError:
-            return False
-
-    return grew
-
-
 class _UpTo(io.RawIOBase):
     """A file read up to byte ``stop`` (from ``position``, where ``raw`` stands): a load
     reads an input as it stood when it began, and a log that grows meanwhile keeps
@@ -455,9 +442,12 @@ def too_long_document(path: str, document: LongLine) -> SourceItem:
 def still_written(path: str, stop: int | None) -> bool:
     """Whether an input read as it stood at ``stop`` bytes has grown since: its
     last document or line, cut there, is being written and is the next read's."""
-    return (
-        stop is not None and not path.endswith(COMPRESSED) and not is_stream(path) and grew_past(path, stop)()
-    )
+    if stop is None or path.endswith(COMPRESSED) or is_stream(path):
+        return False
+    try:
+        return os.stat(path).st_size > stop
+    except OSError:
+        return False
 
 
 #: The most bytes of input (lines, or documents) a chunk holds, whatever its count:

@@ -338,7 +338,7 @@ def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of a split with their numbers in the file, as ``iter_lines``
     gives them: a line longer than the split's limit is a ``LongLine``, never held,
     and the end of a line begun in an earlier split is read past in chunks."""
-    from pipeline.sources import grew_past, iter_lines, numbered_lines, open_up_to, skip_to_line_start
+    from pipeline.sources import iter_lines, numbered_lines, open_up_to, skip_to_line_start, still_written
 
     file = split.file
     if split.start == 0 and split.end == -1:
@@ -350,7 +350,7 @@ def split_lines(split: Split) -> Iterator[tuple[int, bytes]]:
         if split.start > 0 and stream.read(1) != b"\n":  # the end of a line begun in the split before
             offset += skip_to_line_start(stream, offset, end)
             number += 1
-        growing = grew_past(file.path, file.size) if end is None else None
+        growing = partial(still_written, file.path, file.size) if end is None else None
         yield from numbered_lines(
             stream, split.max_line_bytes, number=number, offset=offset, end=end, growing=growing
         )
