@@ -2,8 +2,8 @@
 
 * :func:`atomic_file` -- a file is written beside its target under a temporary
   name and renamed over it when complete; on any error the temporary file is
-  removed and the target is left as it was.  A target that is a stream (a FIFO,
-  ``/dev/stdout``, a device) is written in place, and a symbolic link to a file
+  removed and the target is left as it was.  A target that is a pipe or a device
+  (a FIFO, ``/dev/stdout``) is written in place, and a symbolic link to a file
   stays a link: the file it names is replaced.
 * :func:`replace_folder` -- a folder of outputs (a Parquet export) is written
   into a fresh temporary folder beside the target, which then takes the
@@ -59,19 +59,13 @@ def atomic_file(path: Path) -> Iterator[IO[bytes]]:
     """A binary stream whose content replaces ``path`` only when the block ends
     without error.  This process's own stdout or stderr, by any name (``/dev/stdout``,
     ``/dev/fd/1``), is written where it stands, as a shell's redirection left it;
-    another stream (:func:`is_stream_output`: a FIFO, a device) is written in place."""
+    another pipe or device (:func:`is_pipe_or_device`: a FIFO) is written in place."""
     own = _own_stream(Path(path))
-    if own is not None:
+    if own is not None or is_pipe_or_device(path):
         try:
-            yield own
-            own.flush()
-        except OSError as e:
-            raise write_error(path, e) from e
-        return
-    if is_stream_output(Path(path)):
-        try:
-            with open(path, "wb") as stream:
+            with contextlib.nullcontext(own) if own is not None else open(path, "wb") as stream:
                 yield stream
+                stream.flush()
         except OSError as e:
             raise write_error(path, e) from e
         return
@@ -89,7 +83,7 @@ def atomic_path(path: Path) -> Iterator[Path]:
     A stream cannot be written so (renamed over, a FIFO would be gone, and
     ``/dev/stdout`` a file): a TricklogError."""
     path = Path(path)
-    if _own_stream(path) is not None or is_stream_output(path):
+    if _own_stream(path) is not None or is_pipe_or_device(path):
         raise TricklogError(
             f"{path}: not a file (a pipe, a FIFO or a device); this output is written to a file"
         )
@@ -113,14 +107,15 @@ def atomic_path(path: Path) -> Iterator[Path]:
         raise
 
 
-def is_stream_output(path: Path) -> bool:
-    """Whether an output is an existing FIFO, character device or socket (a symbolic
-    link followed), which can only be written in place."""
+def is_pipe_or_device(path: str | Path) -> bool:
+    """Whether ``path`` exists and is no regular file nor folder (a symbolic link
+    followed): a FIFO, a device, a socket.  It can be read once, and written only in
+    place (renamed over, a FIFO would be gone)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _own_stream(path: Path) -> IO[bytes] | None:

@@ -12,7 +12,6 @@ import gzip
 import hashlib
 import io
 import os
-import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,6 +25,7 @@ from typing import IO, Any, Protocol, TypeVar, cast
 import orjson
 import zstandard
 
+from pipeline.atomic import is_pipe_or_device
 from pipeline.violations import TricklogError, Violation, failure
 from pipeline.zstd_frames import FrameCheckingReader
 
@@ -178,13 +178,7 @@ HEAD_BYTES = 4096
 def is_stream(path: str) -> bool:
     """stdin, or a path that is no regular file nor folder (a pipe such as
     ``<(cat f)``, a FIFO, a device): it can be read only once."""
-    if path == STDIN:
-        return True
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+    return path == STDIN or is_pipe_or_device(path)
 
 
 def check_input(path: str) -> None:

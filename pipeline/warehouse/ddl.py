@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.atomic import is_pipe_or_device
 from pipeline.games import installed
 from pipeline.violations import TricklogError
 
@@ -131,7 +132,7 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     db = str(path)
-    if Path(db).exists() and not (Path(db).is_file() or Path(db).is_dir()):
+    if is_pipe_or_device(db):
         # a FIFO: DuckDB would wait for a writer to open it, for good
         raise WarehouseError(f"{db}: not a file but a pipe, a device or a socket; --db names a DuckDB file")
     if Path(db).is_dir():
