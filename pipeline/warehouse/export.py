@@ -11,7 +11,6 @@ type).  Results are streamed from DuckDB through Arrow record batches.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from pipeline.violations import failure
 from pipeline.warehouse.ddl import DEFAULT_DB, WarehouseError, connect, game_tables, scalar
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.parts import damaged_part
+from pipeline.warehouse.query import UnreadableRows, read_batches
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -84,33 +84,13 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
                 )
     except OSError as e:
         raise WarehouseError(f"{out}: cannot write: {failure(e)}") from e
-    except (duckdb.Error, _Unreadable) as e:  # a damaged file or part, found as its rows are read
-        damaged = damaged_part(con, e.__cause__ if isinstance(e, _Unreadable) and e.__cause__ else e)
+    except (duckdb.Error, UnreadableRows) as e:  # a damaged file or part, found as its rows are read
+        damaged = damaged_part(con, e.__cause__ if isinstance(e, UnreadableRows) and e.__cause__ else e)
         what = str(damaged) if damaged else f"{db}: cannot read {table}: {one_line(str(e))}"
         raise WarehouseError(f"{what}; {out} is left as it was") from e
     finally:
         con.close()
     return counts
-
-
-class _Unreadable(Exception):
-    """A table's rows could not be read as they were written out (a damaged file or part)."""
-
-
-def _read(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
-    """The reader's batches, an error in reading them raised as :class:`_Unreadable`:
-    DuckDB's reaches the writer as Arrow's ``OSError``, which would read as a full disk."""
-    import duckdb
-    import pyarrow as pa
-
-    while True:
-        try:
-            batch = reader.read_next_batch()
-        except StopIteration:
-            return
-        except (OSError, duckdb.Error, pa.ArrowException) as e:
-            raise _Unreadable(str(e)) from e
-        yield batch
 
 
 def _write_table(reader: pa.RecordBatchReader, target: Path, partitioned: bool) -> None:
@@ -121,7 +101,7 @@ def _write_table(reader: pa.RecordBatchReader, target: Path, partitioned: bool) 
 
     _clear(target)
     ds.write_dataset(
-        pa.RecordBatchReader.from_batches(reader.schema, _read(reader)),
+        pa.RecordBatchReader.from_batches(reader.schema, read_batches(reader)),
         target,
         format="parquet",
         basename_template="part-{i}.parquet",

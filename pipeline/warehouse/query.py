@@ -33,6 +33,7 @@ from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_s
 if TYPE_CHECKING:
     import duckdb
     import polars as pl
+    import pyarrow as pa
 
 FORMATS = ("table", "csv", "json", "parquet")
 TABLE_ROWS = 1000
@@ -97,7 +98,6 @@ def query_batches(
     (never whole); one empty frame of its columns when it has no row."""
     import duckdb
     import polars as pl
-    import pyarrow as pa
 
     check_read_only(query)
     try:
@@ -106,17 +106,35 @@ def query_batches(
         raise _failed(con, e) from e
     with contextlib.closing(reader):  # a result left part way would block the connection
         empty = True
-        while True:
-            try:
-                batch = reader.read_next_batch()
-            except StopIteration:
-                break
-            except (duckdb.Error, OSError, pa.ArrowException) as e:  # DuckDB's, as Arrow raises it
-                raise _failed(con, e) from e
-            empty = False
-            yield cast("pl.DataFrame", pl.from_arrow(batch))
+        try:
+            for batch in read_batches(reader):
+                empty = False
+                yield cast("pl.DataFrame", pl.from_arrow(batch))
+        except UnreadableRows as e:
+            raise _failed(con, e.__cause__ or e) from e
         if empty:
             yield cast("pl.DataFrame", pl.from_arrow(reader.schema.empty_table()))
+
+
+class UnreadableRows(Exception):
+    """A result's rows could not be read as they were fetched (a damaged file or part)."""
+
+
+def read_batches(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+    """The reader's batches, an error in reading them raised as :class:`UnreadableRows`:
+    DuckDB's reaches its reader as Arrow's ``OSError``, which a writer would take
+    for its own (a full disk)."""
+    import duckdb
+    import pyarrow as pa
+
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except (OSError, duckdb.Error, pa.ArrowException) as e:
+            raise UnreadableRows(str(e)) from e
+        yield batch
 
 
 def _failed(con: duckdb.DuckDBPyConnection, error: BaseException) -> TricklogError:
