@@ -187,8 +187,13 @@ def write_csvs(tables: dict[str, Table], out: Path) -> list[Path]:
 # Display tables: rates and means folded into "value (95% CI)"
 
 
-def display(table: Table) -> tuple[list[str], list[list[str]]]:
-    """Headers and formatted cells of a table as the page and markdown show it."""
+#: The most rows of one table the page and the Markdown show: a list of every
+#: copy or violation of a large collection runs to millions.  The CSV has them all.
+PAGE_ROWS = 100
+
+
+def display(table: Table, limit: int = PAGE_ROWS) -> tuple[list[str], list[list[str]]]:
+    """Headers and formatted cells of a table as the page and markdown show it (its first ``limit`` rows)."""
     columns = table.frame.columns
     shown: list[tuple[str, Any]] = []
     skip: set[str] = set()
@@ -208,8 +213,21 @@ def display(table: Table) -> tuple[list[str], list[list[str]]]:
             shown.append((f"{_label(col[:-7])} shrunk", ("pct", col)))
         else:
             shown.append((_label(col), ("plain", col)))
-    rows = [[_cell(row, how) for _, how in shown] for row in table.rows()]
+    rows = [[_cell(row, how) for _, how in shown] for row in table.frame.head(limit).to_dicts()]
     return [h for h, _ in shown], rows
+
+
+def cut_note(table: Table, limit: int = PAGE_ROWS) -> str | None:
+    """What the page says under a table longer than it shows.
+
+    >>> import polars as pl
+    >>> cut_note(Table("audit_copies", "", pl.DataFrame({"hand": range(4321)})))
+    'The first 100 of 4,321 rows; all of them are in audit_copies.csv.'
+    """
+    total = table.frame.height
+    if total <= limit:
+        return None
+    return f"The first {limit:,} of {total:,} rows; all of them are in {table.name}.csv."
 
 
 def _label(name: str) -> str:
@@ -389,9 +407,12 @@ def _html_table(table: Table, title: str) -> str:
         body = f'<tr><td colspan="{len(headers)}">none</td></tr>'
     marked = any(SMALL_MARK in c for row in rows for c in row)
     foot = f'<p class="doc">\u2020 fewer than {MIN_N} hands: too small to read.</p>' if marked else ""
+    cut = cut_note(table)
+    if cut is not None:
+        foot += f'<p class="doc cut">{html.escape(cut)}</p>'
     doc = f'<p class="doc">{html.escape(table.doc)} <code>{table.name}.sql</code>, <code>{table.name}.csv</code></p>'
     grid = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{foot}"
-    if all_zero(rows):
+    if cut is None and all_zero(rows):
         return (
             f'<details class="zero"><summary><h3>{html.escape(title)}</h3> (all zero)</summary>'
             f"{doc}{grid}</details>"
@@ -433,4 +454,7 @@ def _md_table(table: Table) -> str:
         lines.append("| none |" + " |" * (len(headers) - 1))
     if any(SMALL_MARK in c for row in rows for c in row):
         lines += ["", f"\u2020 fewer than {MIN_N} hands: too small to read."]
+    cut = cut_note(table)
+    if cut is not None:
+        lines += ["", md_text(cut)]
     return "\n".join(lines)
