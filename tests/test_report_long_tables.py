@@ -18,7 +18,7 @@ from test_report import assert_same, fixture_records, load, report
 
 from pipeline.report.render import PAGE_ROWS
 
-COPIES = 40
+COPIES = 80
 
 
 def test_a_long_list_of_copies_is_cut_on_the_page_and_whole_in_the_csv(tmp_path: Path) -> None:
