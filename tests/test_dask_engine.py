@@ -18,6 +18,7 @@ import platform
 import random
 import socket
 import threading
+import time
 import warnings
 from functools import partial
 from pathlib import Path
@@ -185,9 +186,22 @@ def test_a_dask_load_takes_its_input_as_it_stood_and_stops_if_it_is_cut_short(
         path.write_bytes(b"")
 
     path.write_bytes(games.read_bytes())
-    with pytest.raises(InputChanged, match=f"{stood:,} bytes when the load began"):
+    with pytest.raises(InputChanged, match=f"{stood:,} bytes when the load began") as failed:
         load_dask([str(path)], tmp_path / "cut", client=client, split_bytes=20_000, on_split=cut)
     assert not (tmp_path / "cut").exists()
+    # The error's traceback holds the futures of the splits sent ahead: they were
+    # cancelled, and the cluster (not the load's own) forgets them.
+    assert failed.traceback and _idle(client), "a failed load left its tasks on the cluster"
+
+
+def _idle(client: Any, timeout: float = 20) -> bool:
+    """Whether the cluster's scheduler holds no task (waits for those ending to end)."""
+    deadline = time.monotonic() + timeout
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def _in_thread(work: Any, timeout: float = 60) -> Any:
@@ -495,6 +509,7 @@ def test_the_client_asks_for_no_finish_of_a_split_it_would_not_change(
     to drop or quarantine rows is finished."""
     from distributed import get_task_stream
 
+    assert _idle(client)  # the stream counts every task the cluster runs
     clean = tmp_path / "clean.jsonl"
     write_simulation(clean, 40, seed=7, preset="mixed", corrupt_rate=0.0)
     finishes = []

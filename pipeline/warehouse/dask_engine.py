@@ -42,10 +42,11 @@ import os
 import shutil
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Collection, Container, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate, count
 from pathlib import Path
@@ -957,16 +958,18 @@ def load_dask(
         # a cluster not started here may run other code: its workers are asked now, and
         # each task checks the worker it runs on (one that joined later included)
         code = same_code_on_workers(dask) if session.cluster is None else None
+        tasks = _Tasks(dask, code)
         try:
-            _load_on(
-                _Tasks(dask, code),
-                (reading, hashing),
-                (split_bytes, max_line_bytes),
-                summary,
-                staging,
-                started,
-                on_split,
-            )
+            with tasks.cancelled_on_failure():
+                _load_on(
+                    tasks,
+                    (reading, hashing),
+                    (split_bytes, max_line_bytes),
+                    summary,
+                    staging,
+                    started,
+                    on_split,
+                )
         except OSError as e:  # a worker's, the data set's part it wrote named nowhere
             raise WarehouseError(
                 f"{directory}: cannot write: {failure(e)}; nothing of this load is kept"
@@ -1308,11 +1311,30 @@ class _Tasks:
 
     dask: Any
     code: str | None
+    #: The futures the load still holds (those it let go are gone from here).
+    held: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)
 
     def submit(self, work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``work(*args, **kwargs)`` on a worker (checked: :func:`on_same_code`), as a Dask future."""
         key = f"{work.__name__}-{uuid.uuid4().hex}"  # named for the work, on the dashboard
-        return self.dask.submit(on_same_code, self.code, work, *args, key=key, pure=False, **kwargs)
+        future = self.dask.submit(on_same_code, self.code, work, *args, key=key, pure=False, **kwargs)
+        self.held.add(future)
+        return future
+
+    @contextmanager
+    def cancelled_on_failure(self) -> Iterator[None]:
+        """A load that fails cancels the tasks it still holds.  The error's
+        traceback holds their futures, so a cluster the command did not start (a
+        notebook's client, ``--scheduler``) would otherwise stage and finish the
+        splits sent ahead, and keep those staged, for a data set that will never be."""
+        try:
+            yield
+        except BaseException:
+            held = list(self.held)
+            if held and self.dask.status == "running":
+                with suppress(Exception):  # the load's own error is the one to report
+                    self.dask.cancel(held)
+            raise
 
 
 def on_same_code(code: str | None, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
