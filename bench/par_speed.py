@@ -30,7 +30,7 @@ from pathlib import Path
 import duckdb
 import orjson
 
-from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hand
+from pipeline.games.euchre.analysis import INPUTS_SQL, TODO_SQL, VERSION, analyze_hand
 from pipeline.games.euchre.simulate import simulate_games
 from pipeline.warehouse.api import load
 
@@ -54,7 +54,8 @@ def main() -> None:
         from pipeline.games.euchre.analysis import par_ddl
 
         con.execute(par_ddl())
-        inputs = con.execute(PENDING_SQL, {"limit": 10**9, "version": VERSION}).fetchall()
+        con.execute(f"create temp table analysis_batch as {TODO_SQL}", {"version": VERSION})
+        inputs = con.execute(INPUTS_SQL).fetchall()
         con.close()
         n = len(inputs)
         print(f"{args.games} games, {n} hands to analyse")

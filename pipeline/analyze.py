@@ -1,11 +1,14 @@
 """``tricklog analyze``: each game's deeper studies, written into the warehouse.
 
 A game that has studies gives an :class:`Analysis` (``Game.analyze``): the DDL
-of its tables (in its schema), a query selecting the next hands it has not
-analysed yet, and a function turning a list of those input rows into rows of
-its tables.  The core runs it batch after batch, each batch one transaction:
+of its tables (in its schema), a query listing the hands it has not analysed
+yet, a query of the inputs of a batch of them, and a function turning a list
+of those input rows into rows of its tables.  The core lists the hands once a
+run (a warehouse of millions of hands takes a second or more to list: once a
+batch, that grew with the square of its size), then runs the batches, each
+one transaction:
 
-* **resumable**: what a batch wrote is committed with it, and the query skips
+* **resumable**: what a batch wrote is committed with it, and the list skips
   analysed hands, so a killed run loses at most the batch under way and the
   next run picks up where it stopped;
 * **parallel**: with ``jobs > 1`` the work runs in worker processes started
@@ -37,19 +40,22 @@ Rows = dict[str, list[tuple[Any, ...]]]
 class Analysis:
     """A game's studies, as ``tricklog analyze`` runs them.
 
-    ``pending`` is a query with the parameters ``$limit`` and ``$version``
-    giving the input rows of at most ``limit`` hands not yet analysed;
-    ``work(inputs)`` (a module-level function: it is sent to worker processes)
-    gives the rows of each of ``tables`` (unqualified names, in the game's
-    schema), and must write for every input hand a row that ``pending`` then
-    skips, even for a hand it cannot analyse.  Input rows start with the hand's
-    ``game_id`` and ``hand_no``, columns of every one of ``tables``: what an
-    older ``version`` wrote of a hand is deleted when the hand is analysed again.
+    ``todo`` is a query with the parameter ``$version`` giving the keys
+    (``game_id``, ``hand_no``) of the hands not yet analysed; ``inputs`` a query
+    giving the input rows of the hands of the temporary table ``analysis_batch``
+    (those keys), in their order.  ``work(inputs)`` (a module-level function: it
+    is sent to worker processes) gives the rows of each of ``tables``
+    (unqualified names, in the game's schema), and must write for every input
+    hand a row that ``todo`` then skips, even for a hand it cannot analyse.
+    Input rows start with the hand's ``game_id`` and ``hand_no``, columns of
+    every one of ``tables``: what an older ``version`` wrote of a hand is
+    deleted when the hand is analysed again.
     """
 
     schema: str
     ddl: str
-    pending: str
+    todo: str
+    inputs: str
     work: Callable[[list[tuple[Any, ...]]], Rows]
     tables: tuple[str, ...]
     version: int = 1
@@ -65,13 +71,21 @@ class AnalyzeSummary:
     hands: dict[str, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
     batches: int = 0
+    #: The hands of each game this run set out to analyse.
+    todo: dict[str, int] = field(default_factory=dict)
 
     def describe(self) -> str:
         done = ", ".join(f"{n} {game} hands" for game, n in self.hands.items()) or "no game to analyse"
         return f"{self.db}: analysed {done} in {self.batches} batches"
 
     def to_json(self) -> dict[str, Any]:
-        return {"db": self.db, "hands": self.hands, "rows": self.rows, "batches": self.batches}
+        return {
+            "db": self.db,
+            "hands": self.hands,
+            "todo": self.todo,
+            "rows": self.rows,
+            "batches": self.batches,
+        }
 
 
 def analyses() -> list[tuple[str, Analysis]]:
@@ -141,11 +155,14 @@ def _run(
     max_hands: int | None,
     on_batch: Callable[[AnalyzeSummary], None] | None,
 ) -> None:
-    while max_hands is None or summary.hands[game] < max_hands:
-        limit = batch_hands if max_hands is None else min(batch_hands, max_hands - summary.hands[game])
-        inputs = con.execute(analysis.pending, {"limit": limit, "version": analysis.version}).fetchall()
-        if not inputs:
-            return
+    todo = summary.todo[game] = _list_todo(con, analysis, max_hands)
+    for first in range(0, todo, batch_hands):
+        con.execute(
+            "create or replace temp table analysis_batch as select game_id, hand_no from analysis_todo "
+            "where n > $first and n <= $last order by n",
+            {"first": first, "last": first + batch_hands},
+        )
+        inputs = con.execute(analysis.inputs).fetchall()
         if pool is None:
             results = [analysis.work(inputs)]
         else:
@@ -170,6 +187,19 @@ def _run(
         summary.batches += 1
         if on_batch is not None:
             on_batch(summary)
+
+
+def _list_todo(con: Any, analysis: Analysis, max_hands: int | None) -> int:
+    """The temporary table ``analysis_todo``: the keys of the hands to analyse,
+    numbered (``n``, from 1) in their order; how many (at most ``max_hands``)."""
+    limit = "" if max_hands is None else f"limit {int(max_hands)}"
+    con.execute(
+        "create or replace temp table analysis_todo as "
+        "select row_number() over (order by game_id, hand_no) as n, game_id, hand_no "
+        f"from ({analysis.todo}) order by n {limit}",
+        {"version": analysis.version},
+    )
+    return int(con.execute("select count(*) from analysis_todo").fetchall()[0][0])
 
 
 def _forget(con: Any, analysis: Analysis, inputs: list[tuple[Any, ...]]) -> None:

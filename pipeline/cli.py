@@ -368,8 +368,8 @@ def analyze(
 
     def progress(so_far: Any) -> None:
         if not as_json and sys.stderr.isatty():
-            done = sum(so_far.hands.values())
-            typer.echo(f"\r{done:,} hands analysed", err=True, nl=False)
+            done, todo = sum(so_far.hands.values()), sum(so_far.todo.values())
+            typer.echo(f"\r{done:,} of {todo:,} hands analysed", err=True, nl=False)
 
     try:
         summary = run_analyses(db, jobs=jobs_for(jobs), on_batch=progress)

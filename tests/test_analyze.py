@@ -283,9 +283,18 @@ def test_a_run_stopped_after_a_batch_is_completed_by_the_next(
         analyze(db, batch_hands=40, on_batch=stop)
     assert rows(db, "select count(*) from euchre.par_hands") == [(40,)]
     again = analyze(db, batch_hands=40)
-    assert again.hands["euchre"] == len(table_dump(analysed)[0]) - 40
+    assert again.hands["euchre"] == again.todo["euchre"] == len(table_dump(analysed)[0]) - 40
     assert table_dump(db) == table_dump(analysed)
-    assert analyze(db).hands["euchre"] == 0  # nothing left
+    left = analyze(db)
+    assert left.hands["euchre"] == left.todo["euchre"] == left.batches == 0  # nothing left
+
+
+def test_at_most_max_hands_are_analysed_in_order(loaded: Path, analysed: Path, tmp_path: Path) -> None:
+    db = fresh_copy(loaded, tmp_path, "some.duckdb")
+    some = analyze(db, batch_hands=40, max_hands=90)
+    assert (some.hands["euchre"], some.todo["euchre"], some.batches) == (90, 90, 3)
+    first = rows(analysed, "select game_id, hand_no from euchre.par_hands order by all limit 90")
+    assert rows(db, "select game_id, hand_no from euchre.par_hands order by all") == first
 
 
 def test_workers_write_what_one_process_writes(loaded: Path, analysed: Path, tmp_path: Path) -> None:

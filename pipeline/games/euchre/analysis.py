@@ -45,22 +45,25 @@ from pipeline.games.euchre.scoring import hand_points
 #: version are analysed again.
 VERSION = 1
 
-#: The input of one hand, as :data:`PENDING_SQL` selects it.
+#: The input of one hand, as :data:`INPUTS_SQL` selects it.
 HandInput = tuple[Any, ...]
 
-#: The hands not analysed yet (by this version), at most ``$limit``, with all
-#: :func:`analyze_hand` needs; ``$version`` is :data:`VERSION`.
-PENDING_SQL = """
+#: The hands to analyse: complete, valid, with a maker and the deal in the
+#: warehouse, not analysed yet by this version (``$version``: :data:`VERSION`).
+TODO_SQL = """
+select h.game_id, h.hand_no
+from euchre.hands as h
+where h.valid and h.complete and h.thrown_in is null and h.maker_seat is not null and h.deal_known
+  and exists (select 1 from euchre.deals as d where d.game_id = h.game_id and d.hand_no = h.hand_no)
+  and not exists (
+      select 1 from euchre.par_hands as p
+      where p.game_id = h.game_id and p.hand_no = h.hand_no and p.version = $version)
+"""
+
+#: All :func:`analyze_hand` needs of the hands of one batch (``analysis_batch``).
+INPUTS_SQL = """
 with todo as (
-    select h.game_id, h.hand_no
-    from euchre.hands as h
-    where h.valid and h.complete and h.thrown_in is null and h.maker_seat is not null and h.deal_known
-      and exists (select 1 from euchre.deals as d where d.game_id = h.game_id and d.hand_no = h.hand_no)
-      and not exists (
-          select 1 from euchre.par_hands as p
-          where p.game_id = h.game_id and p.hand_no = h.hand_no and p.version = $version)
-    order by h.game_id, h.hand_no
-    limit $limit
+    select game_id, hand_no from analysis_batch
 ),
 deal as (
     select d.game_id, d.hand_no, list(d.cards order by d.seat) as deal

@@ -125,10 +125,17 @@ def _simulator() -> Simulator:
 
 def _analyze() -> Any:
     from pipeline.analyze import Analysis
-    from pipeline.games.euchre.analysis import PENDING_SQL, VERSION, analyze_hands, par_ddl
+    from pipeline.games.euchre.analysis import INPUTS_SQL, TODO_SQL, VERSION, analyze_hands, par_ddl
 
     return Analysis(
-        "euchre", par_ddl(), PENDING_SQL, analyze_hands, ("par_hands", "par_plays"), VERSION, _par_report
+        "euchre",
+        par_ddl(),
+        TODO_SQL,
+        INPUTS_SQL,
+        analyze_hands,
+        ("par_hands", "par_plays"),
+        VERSION,
+        _par_report,
     )
 
 
