@@ -18,6 +18,7 @@ import duckdb
 import orjson
 import pytest
 from cli import run
+from test_report import assert_same
 
 from pipeline.analyze import analyze
 from pipeline.games.euchre.cards import mask_of
@@ -394,3 +395,27 @@ def test_partnerships_match_a_plain_recomputation(analysed: Path, expected: dict
         assert got[pair][1] == pytest.approx(sum(h[0] for h in hands) / n)
         assert got[pair][2] == pytest.approx(sum(h[1] - h[0] for h in hands) / n)
         assert got[pair][3] == pytest.approx(sum(h[2] for h in hands) / sum(h[3] for h in hands))
+
+
+def test_the_par_study_counts_each_distinct_hand_once(
+    records: list[dict[str, Any]], analysed: Path, tmp_path: Path
+) -> None:
+    """The same games again under other ids (and a fragment of one): every copy
+    is analysed, and the study's figures are those of the games without copies."""
+    from pipeline.report.render import write_report
+
+    copies = [{**r, "game_id": f"{r['game_id']}-copy"} for r in records]
+    fragment = {**records[0], "game_id": "fragment", "hands": records[0]["hands"][:2]}
+    fragment.pop("final_score", None)
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [*records, *copies, fragment]))
+    db = tmp_path / "copies.duckdb"
+    load([str(games)], db)
+    solved = analyze(db).hands["euchre"]
+    single = rows(analysed, "select count(*) from euchre.par_hands where solved")[0][0]
+    assert solved > 2 * single  # every copy analysed
+
+    with_copies = write_report(db, tmp_path / "copies").summary["euchre_par"]
+    without = write_report(analysed, tmp_path / "single").summary["euchre_par"]
+    assert with_copies["hands"] == without["hands"] == single
+    assert_same(without, with_copies, "euchre_par")  # floats to 1e-9: sums in another order

@@ -84,10 +84,15 @@ def install_query_macros(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(_all_hands_macro(con))
     for name in HAND_MACROS:
         con.execute(resources.files("tricklog_reports").joinpath(f"{name}.sql").read_text(encoding="utf-8"))
+    from pipeline.analyze import study_reports
+
     for game in installed():
         if game.report is not None and _has_schema(con, game.name):
             for text in game.report().macros():
                 con.execute(text)
+    for report in study_reports(con):  # those of the studies ``analyze`` has written
+        for text in report.macros():
+            con.execute(text)
 
 
 def _has_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:

@@ -4,7 +4,7 @@ with plays as (
     select g.players[q.seat + 1] as player, q.game_id, q.hand_no, q.loss
     from euchre.par_plays as q
     join scoped_games() as g using (game_id)
-    semi join (select game_id, hand_no from euchre.par_hands where solved) as p using (game_id, hand_no)
+    semi join euchre_par_counted() as p using (game_id, hand_no)
 ),
 
 final as (

@@ -3,7 +3,7 @@
 with lost as (
     select q.game_id, q.hand_no, sum(q.loss) as tricks_lost, count(*) filter (where q.loss > 0) as mistakes
     from euchre.par_plays as q
-    where q.game_id in (select game_id from scoped_games())
+    semi join euchre_par_counted() as p using (game_id, hand_no)
     group by all
     having sum(q.loss) > 0
 ),

@@ -2,7 +2,7 @@
 -- Going alone or not, judged at par: the points going alone adds (alone minus partner in, at par) by the maker's choice and its verdict.
 with calls as (
     select * from euchre.par_loner_calls
-    where game_id in (select game_id from scoped_games())
+    semi join euchre_par_counted() as p using (game_id, hand_no)
 ),
 
 totals as (

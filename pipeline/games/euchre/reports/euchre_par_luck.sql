@@ -7,11 +7,10 @@ with seated as (
         case when s.seat % 2 = h.maker_team then p.par_points else -p.par_points end as par_points,
         case when s.seat % 2 = 0 then h.team0_points - h.team1_points
              else h.team1_points - h.team0_points end as points
-    from euchre.par_hands as p
+    from euchre_par_counted() as p
     join euchre.hands as h using (game_id, hand_no)
     join scoped_games() as g using (game_id)
     cross join (select unnest([0, 1, 2, 3]) as seat) as s
-    where p.solved
 ),
 
 final as (

@@ -1,10 +1,9 @@
 -- name: euchre_par_overview
--- Hands analysed at double-dummy par (tricklog analyze): the makers' tricks at par and as played, hands played without losing a trick to par, cards that gave tricks away.
+-- Hands analysed at double-dummy par (tricklog analyze), each distinct hand once: the makers' tricks at par and as played, hands played without losing a trick to par, cards that gave tricks away.
 with analysed as (
     select p.*, h.maker_tricks
-    from euchre.par_hands as p
+    from euchre_par_counted() as p
     join euchre.hands as h using (game_id, hand_no)
-    where p.solved and p.game_id in (select game_id from scoped_games())
 ),
 
 losses as (

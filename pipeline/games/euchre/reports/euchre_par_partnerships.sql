@@ -6,11 +6,10 @@ with teams as (
            case when t.team = h.maker_team then p.par_points else -p.par_points end as par_points,
            case when t.team = 0 then h.team0_points - h.team1_points
                 else h.team1_points - h.team0_points end as points
-    from euchre.par_hands as p
+    from euchre_par_counted() as p
     join euchre.hands as h using (game_id, hand_no)
     join scoped_games() as g using (game_id)
     cross join (select unnest([0, 1]) as team) as t
-    where p.solved
 ),
 
 losses as (
