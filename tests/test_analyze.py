@@ -411,9 +411,23 @@ def test_the_par_study_counts_each_distinct_hand_once(
     games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [*records, *copies, fragment]))
     db = tmp_path / "copies.duckdb"
     load([str(games)], db)
-    solved = analyze(db).hands["euchre"]
+    summary = analyze(db, batch_hands=7)  # copies of a hand in two batches too
     single = rows(analysed, "select count(*) from euchre.par_hands where solved")[0][0]
-    assert solved > 2 * single  # every copy analysed
+    assert summary.hands["euchre"] == 2 * single + 2  # every copy analysed ...
+    assert summary.copies["euchre"] == single + 2  # ... each from the hand solved
+    # ... and its rows are those the hand's own solve gives, under its ids
+    originals = {r["game_id"] for r in records}
+    for table in ("par_hands", "par_plays"):
+        query = f"select * exclude (game_id) from euchre.{table} where game_id = $g order by all"
+        with (
+            duckdb.connect(str(db), read_only=True) as con,
+            duckdb.connect(str(analysed), read_only=True) as ref,
+        ):
+            for game_id in originals:
+                expected_rows = ref.execute(query, {"g": game_id}).fetchall()
+                assert con.execute(query, {"g": game_id}).fetchall() == expected_rows
+                assert con.execute(query, {"g": f"{game_id}-copy"}).fetchall() == expected_rows
+        assert rows(db, f"select count(*) from euchre.{table} where game_id = 'fragment'")[0][0] > 0
 
     with_copies = write_report(db, tmp_path / "copies").summary["euchre_par"]
     without = write_report(analysed, tmp_path / "single").summary["euchre_par"]

@@ -49,9 +49,10 @@ VERSION = 1
 HandInput = tuple[Any, ...]
 
 #: The hands to analyse: complete, valid, with a maker and the deal in the
-#: warehouse, not analysed yet by this version (``$version``: :data:`VERSION`).
+#: warehouse, not analysed yet by this version (``$version``: :data:`VERSION`);
+#: the copies of a hand share its fingerprint.
 TODO_SQL = """
-select h.game_id, h.hand_no
+select h.game_id, h.hand_no, h.fingerprint as copy_key
 from euchre.hands as h
 where h.valid and h.complete and h.thrown_in is null and h.maker_seat is not null and h.deal_known
   and exists (select 1 from euchre.deals as d where d.game_id = h.game_id and d.hand_no = h.hand_no)
