@@ -178,16 +178,8 @@ def _run(
             {"first": first, "last": first + batch_hands},
         )
         inputs = con.execute(analysis.inputs).fetchall()
-        keys = [_input_key(row) for row in inputs]
-        new = {key: row for key, row in zip(keys, inputs, strict=True) if key not in solved}
-        distinct = list(new.values())
-        if pool is None:
-            results = [analysis.work(distinct)]
-        else:
-            results = pool.map(analysis.work, _chunks(distinct, CHUNK_HANDS))
-        solved = {**_by_input(results, new), **{k: solved[k] for k in keys if k in solved}}
-        rows = _rows_of(inputs, keys, solved, analysis.tables)
-        summary.copies[game] += len(inputs) - len(distinct)
+        rows, solved, copies = _solve_once(analysis, pool, inputs, solved)
+        summary.copies[game] += copies
         con.execute("begin transaction")
         try:
             _forget(con, analysis)
@@ -233,6 +225,23 @@ def _list_todo(con: Any, analysis: Analysis, max_hands: int | None) -> int:
         {"version": analysis.version},
     )
     return int(con.execute("select count(*) from analysis_todo").fetchall()[0][0])
+
+
+def _solve_once(
+    analysis: Analysis, pool: _Workers | None, inputs: list[tuple[Any, ...]], before: dict[Hashable, Rows]
+) -> tuple[Rows, dict[Hashable, Rows], int]:
+    """The rows of a batch's hands, each distinct input solved once (one the
+    batch before solved takes its rows from ``before``); the rows by input, to
+    be the next batch's ``before``; how many hands were copies."""
+    keys = [_input_key(row) for row in inputs]
+    new = {key: row for key, row in zip(keys, inputs, strict=True) if key not in before}
+    distinct = list(new.values())
+    if pool is None:
+        results = [analysis.work(distinct)]
+    else:
+        results = pool.map(analysis.work, _chunks(distinct, CHUNK_HANDS))
+    solved = {**_by_input(results, new), **{key: before[key] for key in keys if key in before}}
+    return _rows_of(inputs, keys, solved, analysis.tables), solved, len(inputs) - len(distinct)
 
 
 def _input_key(row: tuple[Any, ...]) -> Hashable:
