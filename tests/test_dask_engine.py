@@ -625,6 +625,22 @@ def test_an_export_of_a_part_damaged_inside_fails_in_one_line_and_keeps_the_last
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
 
 
+def test_a_report_on_hands_damaged_inside_names_the_part(games: Path, tmp_path: Path, client: Any) -> None:
+    """The report reads the hands first, to count each distinct one once: a part
+    of them whose pages are damaged is named there too, not a traceback."""
+    from cli import run
+
+    dataset = tmp_path / "dataset"
+    load_dask([str(games)], dataset, client=client, split_bytes=50_000)
+    part = dataset / "euchre" / "hands" / "part-00001.parquet"
+    data = part.read_bytes()
+    footer = int.from_bytes(data[-8:-4], "little") + 8
+    part.write_bytes(data[:4] + bytes(len(data) - 4 - footer) + data[-footer:])
+    failed = run("report", "--db", str(dataset), "--out", str(tmp_path / "report"))
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr
+    assert "euchre/hands/part-00001.parquet cannot be read" in failed.stderr, failed.stderr
+
+
 def test_an_input_of_another_format_is_refused_not_read_as_json_lines(games: Path, tmp_path: Path) -> None:
     """The engine splits JSON Lines: an EGN game or a TarotClub deal was read as
     lines, each quarantined as bad JSON (279 of them for one game).  Now it is

@@ -144,8 +144,15 @@ def freeze_scope(con: duckdb.DuckDBPyConnection) -> None:
     ranking the same copies.  Each becomes a temporary table (the file is never
     touched) that its macro then reads; call it after the filters are set.
     """
+    import duckdb
+
+    from pipeline.warehouse.parts import damaged_part
+
     for name in SCOPE_MACROS:
-        con.execute(f"create or replace temp table frozen_{name} as select * from {name}()")
+        try:
+            con.execute(f"create or replace temp table frozen_{name} as select * from {name}()")
+        except duckdb.Error as e:
+            raise damaged_part(con, e) or ReportError(f"the report's {name}() failed: {e}") from e
         con.execute(f"create or replace temp macro {name}() as table select * from frozen_{name}")
 
 
