@@ -23,7 +23,8 @@ interval (``x_lo``, ``x_hi``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -144,16 +145,24 @@ def freeze_scope(con: duckdb.DuckDBPyConnection) -> None:
     ranking the same copies.  Each becomes a temporary table (the file is never
     touched) that its macro then reads; call it after the filters are set.
     """
+    for name in SCOPE_MACROS:
+        with _query_errors(con, f"the report's {name}()"):
+            con.execute(f"create or replace temp table frozen_{name} as select * from {name}()")
+        con.execute(f"create or replace temp macro {name}() as table select * from frozen_{name}")
+
+
+@contextmanager
+def _query_errors(con: duckdb.DuckDBPyConnection, what: str) -> Iterator[None]:
+    """A query's error as a :class:`ReportError` saying ``what`` failed, or as the
+    data set part that cannot be read (:func:`~pipeline.warehouse.parts.damaged_part`)."""
     import duckdb
 
     from pipeline.warehouse.parts import damaged_part
 
-    for name in SCOPE_MACROS:
-        try:
-            con.execute(f"create or replace temp table frozen_{name} as select * from {name}()")
-        except duckdb.Error as e:
-            raise damaged_part(con, e) or ReportError(f"the report's {name}() failed: {e}") from e
-        con.execute(f"create or replace temp macro {name}() as table select * from frozen_{name}")
+    try:
+        yield
+    except duckdb.Error as e:
+        raise damaged_part(con, e) or ReportError(f"{what} failed: {e}") from e
 
 
 def run_report(
@@ -163,15 +172,9 @@ def run_report(
     hidden: frozenset[str] = frozenset(),
 ) -> Table:
     """Run one report file on a connection from :func:`connect`, and add its intervals."""
-    import duckdb
-
-    from pipeline.warehouse.parts import damaged_part
-
     sql = sql_file(name, package)
-    try:
+    with _query_errors(con, f"report {name}"):
         frame = con.sql(sql.text).pl()
-    except duckdb.Error as e:
-        raise damaged_part(con, e) or ReportError(f"report {name} failed: {e}") from e
     return Table(name, sql.doc, add_intervals(frame), hidden)
 
 
