@@ -1,59 +1,51 @@
 -- name: euchre_head_to_head
 -- Partnership against partnership: counted hands and complete games between them, and how many pair a (the first in alphabetical order) won.
-with counted as (
-    select * from euchre_counted_hands()
+-- The hands are tallied by game first and the pairs named once a game: a
+-- game's players are the same in each of its hands.
+with hands_by_game as (
+    select
+        game_id,
+        count(*) as hands,
+        count(*) filter (where team0_points > team1_points) as team0_won,
+        count(*) filter (where team1_points > team0_points) as team1_won
+    from euchre_counted_hands()
+    group by game_id
 ),
 
-meetings as (
+pairings as (
     select
-        c.game_id,
-        list_sort([c.players[1], c.players[3]]) as pair0,
-        list_sort([c.players[2], c.players[4]]) as pair1,
-        c.team0_points > c.team1_points as team0_scored
-    from counted as c
-    where len(list_distinct(c.players)) = 4 and len(c.players) = 4
+        game_id,
+        complete and winner_team is not null as decided,
+        winner_team,
+        list_sort([players[1], players[3]]) as pair0,
+        list_sort([players[2], players[4]]) as pair1
+    from euchre_scoped_games()
+    where len(list_distinct(players)) = 4 and len(players) = 4
 ),
 
 oriented as (
     select
-        m.game_id,
-        array_to_string(least(m.pair0, m.pair1), ' & ') as pair_a,
-        array_to_string(greatest(m.pair0, m.pair1), ' & ') as pair_b,
-        if(m.pair0 < m.pair1, 0, 1) as team_a,
-        m.team0_scored = (m.pair0 < m.pair1) as a_scored
-    from meetings as m
-),
-
-games as (
-    select distinct o.game_id, o.pair_a, o.pair_b, g.winner_team = o.team_a as a_won
-    from oriented as o
-    join euchre_scoped_games() as g using (game_id)
-    where g.complete and g.winner_team is not null
-),
-
-per_hand as (
-    select pair_a, pair_b, count(*) as hands, count(*) filter (where a_scored) as a_hands_k, count(*) as a_hands_n
-    from oriented
-    group by all
-),
-
-per_game as (
-    select pair_a, pair_b, count(*) filter (where a_won) as a_games_k, count(*) as a_games_n
-    from games
-    group by all
+        array_to_string(least(p.pair0, p.pair1), ' & ') as pair_a,
+        array_to_string(greatest(p.pair0, p.pair1), ' & ') as pair_b,
+        h.hands,
+        if(p.pair0 < p.pair1, h.team0_won, h.team1_won) as a_hands_won,
+        p.decided,
+        p.winner_team = if(p.pair0 < p.pair1, 0, 1) as a_won
+    from hands_by_game as h
+    join pairings as p using (game_id)
 ),
 
 final as (
     select
-        h.pair_a,
-        h.pair_b,
-        h.hands,
-        h.a_hands_k,
-        h.a_hands_n,
-        coalesce(g.a_games_k, 0) as a_games_k,
-        coalesce(g.a_games_n, 0) as a_games_n
-    from per_hand as h
-    left join per_game as g using (pair_a, pair_b)
+        pair_a,
+        pair_b,
+        sum(hands)::bigint as hands,
+        sum(a_hands_won)::bigint as a_hands_k,
+        sum(hands)::bigint as a_hands_n,
+        count(*) filter (where decided and a_won) as a_games_k,
+        count(*) filter (where decided) as a_games_n
+    from oriented
+    group by pair_a, pair_b
 )
 
 select * from final order by hands desc, pair_a, pair_b
