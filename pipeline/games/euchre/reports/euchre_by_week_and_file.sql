@@ -1,11 +1,17 @@
 -- name: euchre_by_week_and_file
 -- Volume and results by ISO week (of the record's started_at, in UTC; "no date" without one) and by input file: games and counted hands, euchre rate, lone attempts, the dealer's edge.
-with counted as (
+-- A game's week is read once a game, not once a hand.
+with weeks as (
     select
-        c.*,
-        coalesce(strftime(try_cast(g.started_at as timestamptz) at time zone 'UTC', '%G-W%V'), 'no date') as week
+        game_id,
+        coalesce(strftime(try_cast(started_at as timestamptz) at time zone 'UTC', '%G-W%V'), 'no date') as week
+    from euchre_scoped_games()
+),
+
+counted as (
+    select c.*, w.week
     from euchre_counted_hands() as c
-    join euchre_scoped_games() as g using (game_id)
+    join weeks as w using (game_id)
 ),
 
 final as (

@@ -1,11 +1,28 @@
 -- name: euchre_stuck_dealer
 -- Calls by the dealer in round two under stick-the-dealer (forced after seven passes) against every other call.
-with counted as (
+-- The rules are read once a game, not once a hand.
+with sticks as (
+    select game_id, coalesce((rules ->> 'stick_the_dealer')::boolean, false) as stick_the_dealer
+    from euchre_scoped_games()
+),
+
+calls as (
     select
-        *,
-        round = 2 and maker_seat = dealer and coalesce((rules ->> 'stick_the_dealer')::boolean, false)
-            as stuck
-    from euchre_counted_hands()
+        c.round = 2 and c.maker_seat = c.dealer and s.stick_the_dealer as stuck,
+        c.euchred,
+        c.maker_tricks
+    from euchre_counted_hands() as c
+    join sticks as s using (game_id)
+),
+
+per_kind as (
+    select
+        stuck,
+        count(*) filter (where euchred) as euchred_k,
+        count(*) as euchred_n,
+        avg(maker_tricks) as mean_maker_tricks
+    from calls
+    group by stuck
 ),
 
 kinds as (
@@ -15,12 +32,11 @@ kinds as (
 final as (
     select
         k.call,
-        count(c.game_id) filter (where c.euchred) as euchred_k,
-        count(c.game_id) as euchred_n,
-        avg(c.maker_tricks) as mean_maker_tricks
+        coalesce(p.euchred_k, 0) as euchred_k,
+        coalesce(p.euchred_n, 0) as euchred_n,
+        p.mean_maker_tricks
     from kinds as k
-    left join counted as c using (stuck)
-    group by k.stuck, k.call
+    left join per_kind as p using (stuck)
 )
 
 select * from final order by call desc
