@@ -111,3 +111,36 @@ def test_a_pipe_as_the_database_is_refused_at_once(tmp_path: Path) -> None:
     ):
         message = one_line_error(run(*args, timeout=60))
         assert "not a file but a pipe, a device or a socket" in message, args
+
+
+@pytest.mark.parametrize("name", ["euchre", "tarot", "main", "it's"])
+def test_a_warehouse_named_after_a_game_or_a_catalog_loads_and_reads(tmp_path: Path, name: str) -> None:
+    """DuckDB names a file's catalog after the file: in ``euchre.duckdb``,
+    ``euchre.hands`` was ambiguous and the load failed.  The file is opened as
+    one catalog whatever its name (a quote in it included)."""
+    db = tmp_path / f"{name}.duckdb"
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    loaded = run_cli("load", str(source), "--db", str(db))
+    assert loaded.returncode == 0, loaded.stderr
+    counted = run_cli("sql", "select count(*) as n from euchre.games", "--db", str(db), "--format", "csv")
+    assert counted.returncode == 0 and counted.stdout.split() == ["n", str(len(valid_lines()))], counted
+    report = run_cli("report", "--db", str(db), "--out", str(tmp_path / "report"))
+    assert report.returncode == 0 and (tmp_path / "report" / "summary.json").is_file(), report.stderr
+
+
+def test_a_sqlite_file_is_refused_without_fetching_an_extension(tmp_path: Path) -> None:
+    """DuckDB reads a SQLite file through an extension it would fetch from the
+    network (and wait for); --db is refused at once as no DuckDB file."""
+    import sqlite3
+
+    db = tmp_path / "theirs.db"
+    with sqlite3.connect(db) as con:
+        con.execute("create table games (x int)")
+    before = db.read_bytes()
+    source = tmp_path / "games.jsonl"
+    source.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    for command in (["load", str(source), "--db", str(db)], ["sql", "select 1", "--db", str(db)]):
+        stderr = one_line_error(run_cli(*command))
+        assert "not a valid DuckDB database file" in stderr and str(db) in stderr
+    assert db.read_bytes() == before

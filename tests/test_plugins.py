@@ -289,3 +289,19 @@ def test_a_warehouse_of_the_first_layout_is_refused_untouched(tmp_path: Path) ->
         assert proc.returncode == 2 and "schema version 1" in proc.stderr, proc.stderr
         assert proc.stderr.count("\n") == 1
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["tricklog", "Main", "temp", "information_schema"])
+def test_a_game_may_not_take_a_name_the_warehouse_uses(name: str) -> None:
+    """A game's name is its schema: the warehouse's catalog or one DuckDB keeps
+    would make its tables ambiguous or unreachable."""
+    from dataclasses import replace
+
+    from pipeline.games import RESERVED_NAMES, register
+    from pipeline.warehouse.ddl import CATALOG
+
+    assert CATALOG in RESERVED_NAMES
+    euchre = next(g for g in installed() if g.name == "euchre")
+    with pytest.raises(ValueError, match="may not be called"):
+        register(replace(euchre, name=name, record_format=f"{name}/1", importers=()))
+    assert name not in {g.name for g in installed()}

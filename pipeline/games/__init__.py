@@ -170,12 +170,23 @@ _SORTED: list[Game] = []
 _BY_FORMAT: dict[object, Game] = {}
 
 
+#: Names no game may take, since a game's name is its warehouse schema: the
+#: catalog a warehouse file is opened as (``pipeline.warehouse.ddl.CATALOG``)
+#: and DuckDB's own catalogs and schemas.
+RESERVED_NAMES = frozenset(
+    {"tricklog", "main", "memory", "temp", "system", "information_schema", "pg_catalog"}
+)
+
+
 def register(game: Game) -> Game:
     """Make a game known (what each ``tricklog.games`` entry point stands for).
 
     A game registered twice under one name is the later one; two games may not
-    claim the same record format or importer name.
+    claim the same record format or importer name, and no game a name of
+    :data:`RESERVED_NAMES`.
     """
+    if game.name.lower() in RESERVED_NAMES:
+        raise ValueError(f"a game may not be called {game.name!r}: the warehouse uses that name")
     for other in _REGISTRY.values():
         if other.name == game.name:
             continue

@@ -147,7 +147,7 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     if read_only and not Path(db).is_file():
         raise WarehouseError(f"{db}: no such database (create it with `tricklog load ... --db {db}`)")
     try:
-        con = duckdb.connect(db, read_only=read_only)
+        con = _attach(db, read_only)
     except duckdb.Error as e:
         if isinstance(e, duckdb.IOException) and _in_use(str(e)):
             raise DatabaseInUse(db, _holder(str(e))) from e
@@ -158,6 +158,37 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         con.close()
         raise
     return con
+
+
+#: The catalog a warehouse file is opened as.  DuckDB names a file's catalog
+#: after the file, so that in ``euchre.duckdb`` the name ``euchre.hands`` was
+#: ambiguous between that catalog and the game's schema, and the file could not be
+#: loaded.  No game may be called this (``pipeline.games.RESERVED_NAMES``).
+CATALOG = "tricklog"
+
+
+def _attach(db: str, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A session on the DuckDB file ``db`` as the catalog :data:`CATALOG`.  Only a
+    DuckDB file is opened (DuckDB would take a SQLite file for one to read with an
+    extension, fetched from the network), and what a query spills goes beside it
+    (``db.tmp``), as when DuckDB opens the file itself."""
+    import duckdb
+
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute(f"set temp_directory = {_literal(db + '.tmp')}")
+        mode = ", read_only" if read_only else ""
+        con.execute(f"attach {_literal(db)} as {CATALOG} (type duckdb{mode})")
+        con.execute(f"use {CATALOG}")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _literal(text: str) -> str:
+    """``text`` as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
