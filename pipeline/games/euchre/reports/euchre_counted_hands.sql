@@ -1,7 +1,8 @@
 -- name: euchre_counted_hands
 -- Macro: the hands the statistics count (complete, valid, played) with the columns every study needs.
 --
--- Usage: select * from euchre_counted_hands()  (scoped like euchre_scoped_games()).
+-- Usage: select * from euchre_counted_hands()  (scoped like euchre_scoped_games());
+-- select * from euchre_hands_by_game(), the counted hands of each game and how many each team won.
 -- A hand counts when five tricks were played (complete and not thrown in) and no
 -- violation names it (valid: the loader sets it from the violations table's hand).  Abandoned, thrown-in and faulty hands are left out.
 -- Each distinct hand counts once: the core's counted_hands() keeps the first
@@ -46,4 +47,15 @@ final as (
     join games_in_scope as g using (game_id)
 )
 
-select * from final
+select * from final;
+
+-- A game's players are the same in each of its hands: reports about people
+-- tally the hands by game first, then name the pairs or seats once a game.
+create or replace temp macro euchre_hands_by_game() as table
+select
+    game_id,
+    count(*) as hands,
+    count(*) filter (where team0_points > team1_points) as team0_won,
+    count(*) filter (where team1_points > team0_points) as team1_won
+from euchre_counted_hands()
+group by game_id;

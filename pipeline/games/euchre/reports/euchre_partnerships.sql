@@ -1,15 +1,9 @@
 -- name: euchre_partnerships
 -- Partnerships (the two names in alphabetical order): counted hands played together and won (their team scored), complete games together and won.
--- The hands are tallied by game first and the pairs named once a game: a
--- game's players are the same in each of its hands.
+-- The hands are tallied by game first (euchre_hands_by_game()) and the pairs
+-- named once a game.
 with hands_by_game as (
-    select
-        game_id,
-        count(*) as hands,
-        count(*) filter (where team0_points > team1_points) as team0_won,
-        count(*) filter (where team1_points > team0_points) as team1_won
-    from euchre_counted_hands()
-    group by game_id
+    select * from euchre_hands_by_game()
 ),
 
 teams as (
