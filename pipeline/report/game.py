@@ -66,6 +66,9 @@ class GameReport:
     comparisons: Callable[[dict[str, Any]], list[Comparison]] | None = None
     #: Terms its page uses, with their definitions (shown in the page's glossary).
     glossary: tuple[tuple[str, str], ...] = ()
+    #: Table macros of ``macro_files`` that several of its reports read, computed
+    #: once per report run (:func:`pipeline.report.run.freeze`), in order.
+    frozen: tuple[str, ...] = ()
 
     def sql_text(self, name: str) -> str:
         return files(self.package).joinpath(f"{name}.sql").read_text(encoding="utf-8")

@@ -145,7 +145,13 @@ def freeze_scope(con: duckdb.DuckDBPyConnection) -> None:
     ranking the same copies.  Each becomes a temporary table (the file is never
     touched) that its macro then reads; call it after the filters are set.
     """
-    for name in SCOPE_MACROS:
+    freeze(con, SCOPE_MACROS)
+
+
+def freeze(con: duckdb.DuckDBPyConnection, macros: Sequence[str]) -> None:
+    """Make each table macro of ``macros`` (in order) a temporary table that the
+    macro then reads: computed once, however many reports call it."""
+    for name in macros:
         with _query_errors(con, f"the report's {name}()"):
             con.execute(f"create or replace temp table frozen_{name} as select * from {name}()")
         con.execute(f"create or replace temp macro {name}() as table select * from frozen_{name}")
@@ -197,6 +203,7 @@ def run_reports(
         tables = {name: run_report(con, name) for name in REPORTS}
         reports = game_reports(con)
         for report in reports:
+            freeze(con, report.frozen)
             tables.update(
                 {name: run_report(con, name, report.package, report.hidden) for name in report.reports}
             )

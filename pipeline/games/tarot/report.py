@@ -238,6 +238,7 @@ REPORT = GameReport(
     package="pipeline.games.tarot.reports",
     reports=REPORTS,
     macro_files=("tarot_scoped_games", "tarot_counted_hands", "tarot_taker_hands"),
+    frozen=("tarot_taker_hands",),
     sections=SECTIONS,
     summary=summary,
     charts=draw_all,
