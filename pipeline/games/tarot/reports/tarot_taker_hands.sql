@@ -27,24 +27,31 @@ with counted as (
     select * from tarot_counted_hands()
 ),
 
+-- The cards of a valid hand are distinct, so the taker's plays and its écart
+-- are added as they are (union all) and the chien taken away card by card
+-- (anti join), with no pass to make the rows distinct.
 taker_cards as (
     select p.game_id, p.hand_no, p.card
     from tarot.plays as p
     join counted as c on c.game_id = p.game_id and c.hand_no = p.hand_no and c.taker = p.seat
-    union
+    union all
     select e.game_id, e.hand_no, e.card
     from tarot.chien as e
     semi join counted as c using (game_id, hand_no)
     where e.pile = 'ecart'
 ),
 
-dealt as (
-    select * from taker_cards
-    except
+chien as (
     select d.game_id, d.hand_no, d.card
     from tarot.chien as d
     semi join counted as c using (game_id, hand_no)
     where d.pile = 'chien'
+),
+
+dealt as (
+    select t.*
+    from taker_cards as t
+    anti join chien as d using (game_id, hand_no, card)
 ),
 
 cards as (
@@ -52,10 +59,10 @@ cards as (
         game_id,
         hand_no,
         card,
-        case when card similar to 'T[0-9]+' then substr(card, 2)::integer end as trump_no,
-        case when card not similar to 'T[0-9]+' and card <> 'EX' then right(card, 1) end as suit,
-        case when card not similar to 'T[0-9]+' and card <> 'EX' then left(card, length(card) - 1) end as rank
-    from dealt
+        if(is_trump, substr(card, 2)::integer, null) as trump_no,
+        if(is_trump or card = 'EX', null, right(card, 1)) as suit,
+        if(is_trump or card = 'EX', null, left(card, length(card) - 1)) as rank
+    from (select *, starts_with(card, 'T') as is_trump from dealt)
 ),
 
 suits as (
