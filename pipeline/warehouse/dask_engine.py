@@ -63,7 +63,7 @@ from pipeline.parallel import (
 )
 from pipeline.sources import COMPRESSED, MAX_LINE_BYTES, SourceItem, parse_line
 from pipeline.violations import Violation, failure
-from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, table_models
+from pipeline.warehouse.ddl import WarehouseError, ddl_text, game_tables, sql_literal, table_models
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.load import (
     NEWLINE_BLOCK,
@@ -1530,10 +1530,10 @@ def _view_over_parts(con: duckdb.DuckDBPyConnection, folder: Path, table: str) -
         "where table_schema = ? and table_name = ? order by ordinal_position",
         _schema_and_name(table),
     ).fetchall()
-    files = str(folder / table_folder(table) / "*.parquet").replace("'", "''")
+    files = sql_literal(str(folder / table_folder(table) / "*.parquet"))
     select = ", ".join(f'"{name}"::{kind} as "{name}"' for name, kind in columns)
     con.execute(f"drop table {table}")
-    con.execute(f"create view {table} as select {select} from read_parquet('{files}')")
+    con.execute(f"create view {table} as select {select} from read_parquet({files})")
 
 
 def _schema_and_name(table: str) -> list[str]:

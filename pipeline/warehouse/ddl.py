@@ -176,9 +176,9 @@ def _attach(db: str, read_only: bool) -> duckdb.DuckDBPyConnection:
 
     con = duckdb.connect(":memory:")
     try:
-        con.execute(f"set temp_directory = {_literal(db + '.tmp')}")
+        con.execute(f"set temp_directory = {sql_literal(db + '.tmp')}")
         mode = ", read_only" if read_only else ""
-        con.execute(f"attach {_literal(db)} as {CATALOG} (type duckdb{mode})")
+        con.execute(f"attach {sql_literal(db)} as {CATALOG} (type duckdb{mode})")
         con.execute(f"use {CATALOG}")
     except BaseException:
         con.close()
@@ -186,8 +186,12 @@ def _attach(db: str, read_only: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _literal(text: str) -> str:
-    """``text`` as an SQL string literal."""
+def sql_literal(text: str) -> str:
+    """``text`` as an SQL string literal (a path, where DuckDB takes no parameter).
+
+    >>> sql_literal("it's.duckdb")
+    "'it''s.duckdb'"
+    """
     return "'" + text.replace("'", "''") + "'"
 
 
