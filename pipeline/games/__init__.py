@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -32,8 +33,7 @@ from pipeline.violations import Violation
 
 if TYPE_CHECKING:
     from pipeline.sources import Reader, SourceItem
-    from pipeline.tables import GameTables
-    from pipeline.warehouse.tables import ClearedLines, ClearedRows
+    from pipeline.warehouse.tables import ClearedLines, ClearedRows, GameTables
 
 ENTRY_POINT_GROUP = "tricklog.games"
 
@@ -222,6 +222,22 @@ def game_for_record(record: Mapping[str, Any]) -> Game | None:
         installed()
     fmt = record.get("format")
     return _BY_FORMAT.get(fmt) if isinstance(fmt, str) else None
+
+
+def tables_of(game: Game) -> GameTables:
+    """The game's warehouse tables, built once a process: a load asks for them for
+    every game, and a game's ``tables`` may read its DDL from a file each time.
+
+    >>> tables_of(installed()[0]) is tables_of(installed()[0])
+    True
+    """
+    assert game.tables is not None, f"the game {game.name!r} has no warehouse tables"
+    return _built(game.tables)
+
+
+@cache
+def _built(tables: Callable[[], GameTables]) -> GameTables:
+    return tables()
 
 
 def record_formats() -> list[str]:

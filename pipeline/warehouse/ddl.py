@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.atomic import is_pipe_or_device
-from pipeline.games import installed
+from pipeline.games import installed, tables_of
 from pipeline.violations import TricklogError
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def ddl_text() -> str:
 
 def game_tables() -> list[GameTables]:
     """The warehouse part of every installed game that has one."""
-    return [g.tables() for g in installed() if g.tables is not None]
+    return [tables_of(g) for g in installed() if g.tables is not None]
 
 
 def table_models() -> dict[str, type[pa.DataFrameModel]]:

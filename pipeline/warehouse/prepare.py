@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.games import Game, Replay, fast_batches, game_for_record, installed, replay_item
+from pipeline.games import Game, Replay, fast_batches, game_for_record, installed, replay_item, tables_of
 from pipeline.sources import SourceItem
 from pipeline.violations import Violation
 from pipeline.warehouse.tables import LINE, RECORD, Batch, GameFacts, Rows, content_hash
@@ -165,8 +165,7 @@ def _tagged(game: Game, tables: dict[str, Any], lines: Any) -> list[tuple[str, A
     turned into its input line (``lines``: the line of each position)."""
     import pyarrow as pa
 
-    assert game.tables is not None
-    names = game.tables()
+    names = tables_of(game)
     out = []
     for table, data in tables.items():
         at = data.schema.get_field_index(RECORD)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from pipeline.games import tables_of
 from pipeline.violations import Violation
 
 if TYPE_CHECKING:
@@ -197,8 +198,7 @@ class Batch:
     ) -> None:
         """A replayed game: its ``games`` row, the rows of its game's own tables, and
         its ``violations`` (every one found reading and replaying it)."""
-        assert game.tables is not None
-        tables = game.tables()
+        tables = tables_of(game)
         game_id = replay.game_id
         assert game_id is not None
         facts = tables.facts(replay)
@@ -220,9 +220,9 @@ class Batch:
         violations: int,
     ) -> None:
         """A game's row of the core ``games`` table (the game's own rows apart)."""
-        assert game.tables is not None
         source, started = record.get("source"), record.get("started_at")
-        extra = {k: v for k, v in record.items() if k not in game.tables().record_fields}
+        known = tables_of(game).record_fields
+        extra = {k: v for k, v in record.items() if k not in known}
         self.rows["games"].append(
             (
                 game_id,

@@ -13,7 +13,6 @@ is reached through a function, so that finding the installed games stays cheap.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from pipeline.games import ClearedReplay, Game, Importer, Replay, Simulator
@@ -47,9 +46,7 @@ def _looks_like_openspiel(head: bytes) -> bool:
     return looks_like_openspiel(head)
 
 
-@cache
 def _tables() -> GameTables:
-    """Built once a process (the load asks for it for every game)."""
     from pipeline.games.euchre.tables import warehouse_tables
 
     return warehouse_tables()
