@@ -3,8 +3,9 @@
 - simulated games replay with no violation;
 - every played deal's card points add up to 91 (182 half points);
 - each hand's four scores sum to zero, and the taker's points are a whole number;
-- the play obligations, written here a second time as plainly as the
-  rulebook states them, agree with the replay's ``legal_cards`` everywhere;
+- the play obligations and who wins a trick, written here a second time as
+  plainly as the rulebook states them, agree with the replay's
+  ``legal_cards`` and ``winner_index`` everywhere;
 - one fault gives one violation: a trick shown led by the wrong seat, or two
   seats' cards swapped in a trick.
 """
@@ -20,7 +21,7 @@ from pipeline.games.tarot.cards import CARD_CODES, card_name, cards_in
 from pipeline.games.tarot.replay import replay_game
 from pipeline.games.tarot.scoring import count_cards
 from pipeline.games.tarot.simulate import simulate_game
-from pipeline.games.tarot.trick import legal_cards, play_fault
+from pipeline.games.tarot.trick import highest_trump, legal_cards, play_fault, winner_index
 
 TOKENS = sorted(CARD_CODES, key=CARD_CODES.__getitem__)
 
@@ -113,6 +114,35 @@ def test_the_plain_rules_agree_on_trump_heavy_positions(hand: list[str], trick: 
     mask = sum(1 << CARD_CODES[c] for c in hand)
     played = [CARD_CODES[c] for c in trick]
     assert {card_name(c) for c in cards_in(legal_cards(mask, played))} == plain_legal(hand, trick)
+
+
+def _rank(token: str) -> int:
+    """A suit card's rank (1-10, then J N Q K as 11-14) or a trump's number."""
+    face = token[1:] if token.startswith("T") else token[:-1]
+    return {"J": 11, "N": 12, "Q": 13, "K": 14}.get(face) or int(face)
+
+
+def plain_winner(trick: list[str], excuse_wins: bool = False) -> int:
+    """Who wins a trick, as the rulebook says it: the highest trump, else the highest
+    card of the suit led; the Excuse never (but in a chelem's last trick)."""
+    if excuse_wins and "EX" in trick:
+        return trick.index("EX")
+    trumps = [c for c in trick if _suit(c) == "T"]
+    if trumps:
+        return trick.index(max(trumps, key=_rank))
+    led = next((_suit(c) for c in trick if c != "EX"), None)
+    following = [c for c in trick if _suit(c) == led]
+    return trick.index(max(following, key=_rank)) if following else 0
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    trick=st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4, unique=True), excuse_wins=st.booleans()
+)
+def test_the_plain_rules_agree_on_who_wins_a_trick(trick: list[str], excuse_wins: bool) -> None:
+    cards = [CARD_CODES[c] for c in trick]
+    assert winner_index(cards, excuse_wins=excuse_wins) == plain_winner(trick, excuse_wins)
+    assert highest_trump(cards) == max((_rank(c) for c in trick if _suit(c) == "T"), default=0)
 
 
 def _played_hand(n: int) -> tuple[dict[str, Any], dict[str, Any]] | None:

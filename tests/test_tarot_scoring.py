@@ -7,10 +7,14 @@ defender -X.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.games.tarot.cards import (
     BOUTS,
+    DECK,
     EXCUSE,
+    HALF_POINTS,
     PETIT,
     T21,
     cards_in,
@@ -44,6 +48,11 @@ def seed_hand(contract: str) -> TarotHand:
 def test_the_seed_example_cards() -> None:
     assert half_points_of(ATTACK) == 88 and (ATTACK & BOUTS).bit_count() == 1
     assert half_points_of(mask_of(CHIEN)) == 14
+
+
+@given(mask=st.integers(0, DECK))
+def test_half_points_of_any_cards_are_their_cards_points(mask: int) -> None:
+    assert half_points_of(mask) == sum(HALF_POINTS[c] for c in cards_in(mask))
 
 
 def test_seed_example_garde_sans_makes_by_10() -> None:

@@ -46,7 +46,9 @@ SUIT_MASK: tuple[int, ...] = (
 )
 TRUMPS = SUIT_MASK[TRUMP]
 PLAIN = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2] | SUIT_MASK[3]
-KINGS = sum(1 << (14 * s + 13) for s in range(4))
+KINGS, QUEENS, CAVALIERS, VALETS = (
+    sum(1 << (14 * s + rank - 1) for s in range(4)) for rank in (14, 13, 12, 11)
+)
 EXCUSE_BIT = 1 << EXCUSE
 BOUTS = (1 << PETIT) | (1 << T21) | EXCUSE_BIT
 
@@ -136,8 +138,19 @@ def count(mask: int) -> int:
 
 
 def half_points_of(mask: int) -> int:
-    """The half points of a set of cards."""
-    return sum(HALF_POINTS[c] for c in cards_in(mask))
+    """The half points of a set of cards: one a card, and eight more a bout or a King,
+    six a Queen, four a Cavalier, two a Valet (:data:`HALF_POINTS`, card by card).
+
+    >>> half_points_of(DECK), half_points_of(mask_of(["KH", "QS", "EX", "2C"]))
+    (182, 26)
+    """
+    return (
+        mask.bit_count()
+        + 8 * (mask & (BOUTS | KINGS)).bit_count()
+        + 6 * (mask & QUEENS).bit_count()
+        + 4 * (mask & CAVALIERS).bit_count()
+        + 2 * (mask & VALETS).bit_count()
+    )
 
 
 def suit_word(suit: int) -> str:

@@ -69,8 +69,9 @@ def _read_cards(
     """A list of card tokens as a mask; a bad token or a card seen before is reported."""
     mask = 0
     for k, token in enumerate(tokens):
-        card = state.card(token, f"{path}[{k}]", seat=seat)
+        card = parse_card(token)
         if card is None:
+            state.card(token, f"{path}[{k}]", seat=seat)  # reported as a bad card
             continue
         if card in seen:
             state.add(

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, HALF_POINTS, PETIT, cards_in, count
+from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, PETIT, count, half_points_of
 from pipeline.games.tarot.rules import POIGNEE_NAMES, Rules, target
 from pipeline.games.tarot.state import DEFENCE_SIDE, SIDE_NAMES, TAKER_SIDE, HandState, TarotHand
 
@@ -49,11 +49,11 @@ class CardCount:
 
     @property
     def taker_half(self) -> int:
-        return sum(HALF_POINTS[c] for c in cards_in(self.won[TAKER_SIDE])) + self.exchange[TAKER_SIDE]
+        return half_points_of(self.won[TAKER_SIDE]) + self.exchange[TAKER_SIDE]
 
     @property
     def defence_half(self) -> int:
-        return sum(HALF_POINTS[c] for c in cards_in(self.won[DEFENCE_SIDE])) + self.exchange[DEFENCE_SIDE]
+        return half_points_of(self.won[DEFENCE_SIDE]) + self.exchange[DEFENCE_SIDE]
 
     @property
     def bouts(self) -> int:

@@ -32,11 +32,12 @@ from collections.abc import Sequence
 from pipeline.games.tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
+    FIRST_TRUMP,
     SUIT_MASK,
+    SUIT_OF,
     TRUMP,
     TRUMPS,
     cards_in,
-    rank_of,
     suit_of,
 )
 
@@ -51,7 +52,8 @@ def led_suit(trick: Sequence[int]) -> int | None:
 
 def highest_trump(trick: Sequence[int]) -> int:
     """The rank of the highest trump in the trick, 0 when there is none."""
-    return max((rank_of(c) for c in trick if suit_of(c) == TRUMP), default=0)
+    trumps = [c for c in trick if FIRST_TRUMP <= c < EXCUSE]
+    return max(trumps) - FIRST_TRUMP + 1 if trumps else 0
 
 
 def legal_cards(hand: int, trick: Sequence[int]) -> int:
@@ -105,14 +107,11 @@ def winner_index(trick: Sequence[int], *, excuse_wins: bool = False) -> int:
     """
     if excuse_wins and EXCUSE in trick:
         return trick.index(EXCUSE)
+    # within a suit, and among the trumps, a higher card is a higher number
+    trumps = [c for c in trick if FIRST_TRUMP <= c < EXCUSE]
+    if trumps:
+        return trick.index(max(trumps))
     led = led_suit(trick)
-    best = -1
-    best_key = (-1, -1)
-    for i, card in enumerate(trick):
-        suit = suit_of(card)
-        if card == EXCUSE or (suit != TRUMP and suit != led):
-            continue
-        key = (1 if suit == TRUMP else 0, rank_of(card))
-        if key > best_key:
-            best, best_key = i, key
-    return max(best, 0)
+    if led is None:
+        return 0  # the Excuse alone
+    return trick.index(max(c for c in trick if SUIT_OF[c] == led))
