@@ -287,3 +287,46 @@ def test_tarot_hands_show_the_chien_and_the_ecart(tmp_path: Path) -> None:
     for hand in played:  # the faulty hand, and those the report cites
         assert {g["label"] for g in hand["extra"]} <= {"Chien", "Écart"}
         assert sum(len(t["plays"]) for t in hand["tricks"]) == sum(len(c) for c in hand["hands"])
+
+
+def test_a_report_scoped_by_an_alias_links_only_to_hands_its_viewer_holds(tmp_path: Path) -> None:
+    """``--player`` names a canonical name that only the ``--players`` file gives:
+    the viewer reads the report's own session, so it holds every hand the report
+    links to (it held none: its session had no players file)."""
+    from cli import run
+
+    from pipeline.games.tarot.simulate import simulate_games as tarot_games
+
+    records = list(tarot_games(12, seed=5))
+    for record in records[:3]:
+        hand = next(h for h in record["hands"] if len(h.get("ecart") or []) > 1)
+        hand["ecart"][0] = hand["ecart"][1]  # a card discarded twice
+    alias = records[0]["players"][0]
+    games = tmp_path / "tarot.jsonl"
+    games.write_bytes(b"\n".join(orjson.dumps(r) for r in records) + b"\n")
+    (tmp_path / "ids.toml").write_text(f'[aliases]\n"{alias}" = "Canonical Name"\n', encoding="utf-8")
+    db, out = tmp_path / "t.duckdb", tmp_path / "report"
+    assert run("load", str(games), "--db", str(db)).returncode == 1  # the planted faults
+    done = run(
+        "report",
+        "--db",
+        str(db),
+        "--out",
+        str(out),
+        "--player",
+        "Canonical Name",
+        "--players",
+        str(tmp_path / "ids.toml"),
+    )
+    assert done.returncode == 0, done.stderr
+    held = {h["id"] for h in embedded(out / "viewer.html")}
+    linked = [link.split("#", 1)[1] for link in audit_links(out)]
+    assert linked and set(linked) <= held
+    in_scope = [r for r in records if alias in r["players"]]
+    assert {unescape(i).split("/")[0] for i in held} <= {quote_id(r["game_id"]) for r in in_scope}
+
+
+def quote_id(game_id: str) -> str:
+    from urllib.parse import quote
+
+    return quote(game_id, safe="")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -28,9 +28,12 @@ from pipeline.report.findings import GLOSSARY, findings
 from pipeline.report.game import GameReport, Section
 from pipeline.report.inference import MIN_N, adjust, small
 from pipeline.report.markdown_text import md_text
-from pipeline.report.run import Table, run_reports
+from pipeline.report.run import Table, report_session, run_reports
 from pipeline.report.summary import build_summary
 from pipeline.report.viewer import write_hand_viewer
+
+if TYPE_CHECKING:
+    import duckdb
 
 #: Columns kept in CSV files but not shown on the page, by suffix (and by name: ``Table.hidden``).
 HIDDEN_SUFFIXES = ("_sd", "_count")
@@ -91,9 +94,10 @@ def write_report(
     (``identity``: a players file's aliases and placeholders, over the warehouse's):
     into a folder aside first, then each file renamed into place (other files of
     ``out`` are left alone)."""
-    tables, reports = run_reports(db, sources, players, identity)
-    with fill_folder(out) as folder:
-        written = _write_report(tables, reports, db, folder, sources, players)
+    with report_session(db, sources, players, identity) as con:
+        tables, reports = run_reports(con)
+        with fill_folder(out) as folder:
+            written = _write_report(tables, reports, con, db, folder, sources, players)
     files = [out / p.relative_to(folder) for p in written.files]
     return ReportResult(out, written.summary, reports, files)
 
@@ -101,6 +105,7 @@ def write_report(
 def _write_report(
     tables: dict[str, Table],
     reports: list[GameReport],
+    con: duckdb.DuckDBPyConnection,
     db: Path,
     out: Path,
     sources: Sequence[str],
@@ -126,7 +131,7 @@ def _write_report(
     view = PageView(tables, charts, notes, sections, _title(shown), glossary)
     result.files.append(_write_text(out / "report.md", markdown(view, db, filters)))
     result.files.append(_write_text(out / "report.html", page(view, db, filters)))
-    result.files.append(write_hand_viewer(db, out, sources, players))
+    result.files.append(write_hand_viewer(con, out))
     return result
 
 

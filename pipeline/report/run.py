@@ -193,25 +193,32 @@ def game_reports(con: duckdb.DuckDBPyConnection) -> list[GameReport]:
     return reports + study_reports(con)
 
 
-def run_reports(
+@contextmanager
+def report_session(
     db: Path, sources: Sequence[str] = (), players: Sequence[str] = (), identity: PlayerMap | None = None
-) -> tuple[dict[str, Table], list[GameReport]]:
-    """Every report of :data:`REPORTS`, then each game's, on the warehouse ``db``."""
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """One report run's connection (:func:`connect`), its scope computed once
+    (:func:`freeze_scope`): the reports and the hand viewer read the same games,
+    under the same names."""
     con = connect(db, sources, players, identity)
     try:
         freeze_scope(con)
-        tables = {name: run_report(con, name) for name in REPORTS}
-        reports = game_reports(con)
-        for report in reports:
-            freeze(con, report.frozen)
-            tables.update(
-                {name: run_report(con, name, report.package, report.hidden) for name in report.reports}
-            )
-            if report.derive is not None:
-                tables.update(report.derive(tables))
-        return tables, reports
+        yield con
     finally:
         con.close()
+
+
+def run_reports(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, Table], list[GameReport]]:
+    """Every report of :data:`REPORTS`, then each game's, on a :func:`report_session`
+    (each game's ``frozen`` macros computed once, for its reports and its viewer)."""
+    tables = {name: run_report(con, name) for name in REPORTS}
+    reports = game_reports(con)
+    for report in reports:
+        freeze(con, report.frozen)
+        tables.update({name: run_report(con, name, report.package, report.hidden) for name in report.reports})
+        if report.derive is not None:
+            tables.update(report.derive(tables))
+    return tables, reports
 
 
 def add_intervals(frame: pl.DataFrame) -> pl.DataFrame:

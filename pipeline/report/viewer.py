@@ -209,20 +209,12 @@ def write_viewer(con: duckdb.DuckDBPyConnection, out: Path) -> Path:
     return path
 
 
-def write_hand_viewer(db: Path, out: Path, sources: Sequence[str] = (), players: Sequence[str] = ()) -> Path:
+def write_hand_viewer(con: duckdb.DuckDBPyConnection, out: Path) -> Path:
     """Write ``viewer.html`` into the report folder ``out``, the hands of the
-    report's scope (its ``--source`` and ``--player`` filters), and make the
+    report's scope (its session: ``--source``, ``--player`` and ``--players``), and make the
     ``hand:GAME/HAND`` cells of ``report.html`` and ``report.md`` there links to it."""
-    from pipeline.report.run import connect, freeze, game_reports
-
     for name, link in (("report.html", link_hands_html), ("report.md", link_hands_markdown)):
         page = out / name
         if page.is_file():
             page.write_text(link(page.read_text(encoding="utf-8")), encoding="utf-8")
-    con = connect(db, sources, players)
-    try:
-        for report in game_reports(con):
-            freeze(con, report.frozen)  # a game's studied hands and their facts read them
-        return write_viewer(con, out)
-    finally:
-        con.close()
+    return write_viewer(con, out)
