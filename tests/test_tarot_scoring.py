@@ -202,3 +202,15 @@ def test_the_excuse_at_the_last_trick_goes_to_the_side_that_wins_it() -> None:
 def test_tokens_and_bouts() -> None:
     assert [parse_card(t) for t in ("T1", "T21", "EX")] == [PETIT, T21, EXCUSE]
     assert parse_card("T22") is None and parse_card("11H") is None and parse_card(7) is None
+
+
+def test_a_card_played_twice_in_a_trick_counts_once() -> None:
+    """A corrupt record may show one card twice in a trick (the second play is a
+    ``not_held`` violation): it is one card won, not the card above it (the
+    Queen of clubs twice counted as the King)."""
+    queen = parse_card("QC")
+    hand = TarotHand(0, 3, contract="garde_sans", taker=0, chien=[])
+    hand.tricks = [PlayedTrick(0, [(0, queen), (1, queen)], winner=0)]
+    counted = count_cards(hand, FFT)
+    assert counted.won == (1 << queen, 0)
+    assert counted.taker_half == 7

@@ -125,6 +125,18 @@ def mask_of(tokens: Iterable[str]) -> int:
     return mask
 
 
+def mask_of_cards(cards: Iterable[int]) -> int:
+    """The bit mask of cards (a card given twice is one card, as in any set).
+
+    >>> card_name(next(cards_in(mask_of_cards([parse_card("KC"), parse_card("KC")]))))
+    'KC'
+    """
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def cards_in(mask: int) -> Iterator[int]:
     """The cards of a mask, lowest first (suits S H D C, then trumps, then the Excuse)."""
     while mask:

@@ -24,7 +24,8 @@ from pipeline.games.tarot.cards import (
     cards_in,
     count,
     is_trump,
-    parse_card,
+    mask_of,
+    mask_of_cards,
 )
 from pipeline.games.tarot.state import HandState
 
@@ -52,7 +53,7 @@ def ecart_fault(holding: int, ecart: list[int]) -> tuple[int, str] | None:
         if is_trump(card):
             trumps += 1
             if trumps > trumps_allowed:
-                kept = plain & ~sum(1 << c for c in ecart)
+                kept = plain & ~mask_of_cards(ecart)
                 instead = card_name(next(cards_in(kept))) if kept else "another suit card"
                 return (
                     card,
@@ -66,7 +67,7 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
     result = state.result
     taker, contract = result.taker, result.contract
     assert taker is not None and contract is not None
-    chien = sum(1 << c for c in result.chien)
+    chien = mask_of_cards(result.chien)
     raw = hand.get("ecart")
     if contract in ("garde_sans", "garde_contre"):
         if raw not in (None, []):
@@ -77,7 +78,7 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
                 seat=taker,
             )
             if isinstance(raw, list):  # go on as the record says: those cards left the hand
-                gone = sum(1 << c for c in (parse_card(t) for t in raw) if c is not None)
+                gone = mask_of(raw)
                 state.held[taker] &= ~gone
                 state.taken |= gone & ~chien
         for card in cards_in(chien):
@@ -125,7 +126,7 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
             seat=taker,
         )
     result.ecart = ecart
-    mask = sum(1 << c for c in ecart)
+    mask = mask_of_cards(ecart)
     state.held[taker] &= ~mask
     state.taken |= mask
     for card in ecart:

@@ -24,15 +24,20 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pipeline.games.tarot.cards import card_name
+from pipeline.games.tarot.cards import NUM_CARDS, card_name
 from pipeline.games.tarot.state import TarotHand
+
+#: A play's text in the fingerprint, by seat and card: ``"0KH"``.
+PLAY_TEXT: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{seat}{card_name(card)}" for card in range(NUM_CARDS)) for seat in range(4)
+)
 
 
 def hand_fingerprint(hand: TarotHand) -> str | None:
     """The fingerprint of one replayed hand (None when no card was played)."""
     if not any(trick.plays for trick in hand.tricks):
         return None
-    tricks = "/".join(" ".join(f"{seat}{card_name(card)}" for seat, card in t.plays) for t in hand.tricks)
+    tricks = "/".join(" ".join([PLAY_TEXT[seat][card] for seat, card in t.plays]) for t in hand.tricks)
     text = f"tarot|c{hand.contract}|k{hand.taker}|t{tricks}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, PETIT, count, half_points_of
+from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, PETIT, count, half_points_of, mask_of_cards
 from pipeline.games.tarot.rules import POIGNEE_NAMES, Rules, target
 from pipeline.games.tarot.state import DEFENCE_SIDE, SIDE_NAMES, TAKER_SIDE, HandState, TarotHand
 
@@ -73,10 +73,10 @@ def count_cards(result: TarotHand, rules: Rules) -> CardCount:
     exchange = [0, 0]
     for trick in result.tricks:
         if trick.winner is not None:
-            won[result.side_of(trick.winner)] |= sum(1 << c for c in trick.cards)
-    chien = sum(1 << c for c in result.chien)
+            won[result.side_of(trick.winner)] |= trick.mask
+    chien = mask_of_cards(result.chien)
     if result.contract in ("prise", "garde"):
-        won[TAKER_SIDE] |= sum(1 << c for c in result.ecart)
+        won[TAKER_SIDE] |= mask_of_cards(result.ecart)
     elif result.contract == "garde_sans":
         won[TAKER_SIDE] |= chien
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.games.tarot.cards import card_name, parse_card
+from pipeline.games.tarot.cards import card_name, mask_of_cards, parse_card
 from pipeline.games.tarot.rules import Rules
 from pipeline.record import Context, is_seat
 from pipeline.violations import Violation
@@ -45,6 +45,11 @@ class PlayedTrick:
     @property
     def cards(self) -> list[int]:
         return [c for _, c in self.plays]
+
+    @property
+    def mask(self) -> int:
+        """The trick's cards as a mask."""
+        return mask_of_cards(c for _, c in self.plays)
 
     def seat_of(self, card: int) -> int | None:
         return next((s for s, c in self.plays if c == card), None)

@@ -45,7 +45,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.games.tarot.cards import DECK, EXCUSE, card_name, cards_in, trump
+from pipeline.games.tarot.cards import DECK, EXCUSE, card_name, cards_in, mask_of_cards, trump
 from pipeline.games.tarot.trick import winner_index
 from pipeline.sources import LongLine, SourceItem, iter_lines, parse_line, read_document, too_long_document
 from pipeline.violations import Violation
@@ -159,12 +159,12 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
     if len(raw_tricks) != 18:
         raise TarotClubError("deck", f"{len(raw_tricks)} tricks; a deal at four players has 18", "tricks")
     tricks, played = _seat_tricks(raw_tricks, first, taker)
-    unplayed = list(cards_in(DECK & ~_mask([c for cards in played for c in cards])))
+    unplayed = list(cards_in(DECK & ~mask_of_cards([c for cards in played for c in cards])))
     dealer = (first - 1) % 4
     hand: dict[str, Any] = {"dealer": dealer}
-    held = [_mask(played[s]) for s in range(4)]
+    held = [mask_of_cards(played[s]) for s in range(4)]
     if contract in ("prise", "garde"):
-        held[taker] = (held[taker] | _mask(unplayed)) & ~_mask(dog)
+        held[taker] = (held[taker] | mask_of_cards(unplayed)) & ~mask_of_cards(dog)
         hand["ecart"] = [card_name(c) for c in unplayed]
     hand["deal"] = [[card_name(c) for c in cards_in(h)] for h in held]
     hand["chien"] = [card_name(c) for c in dog]
@@ -185,10 +185,6 @@ def _convert(deal: object, game_id: str, origin: dict[str, Any]) -> dict[str, An
         "hands": [hand],
         "origin": {**origin, "version": deal.get("version"), "dealer_inferred": True, "deal_inferred": True},
     }
-
-
-def _mask(cards: list[int]) -> int:
-    return sum(1 << c for c in cards)
 
 
 def _seat_tricks(raw: list[Any], first: int, taker: int) -> tuple[list[list[list[Any]]], list[list[int]]]:
@@ -238,8 +234,8 @@ def _announcements(
         out.append({"seat": taker, "type": "poignee", "trumps": [card_name(c) for c in attack]})
     defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")
     if defence:
-        shown = _mask(defence)
-        seat = next((s for s in range(4) if s != taker and shown & ~_mask(played[s]) == 0), None)
+        shown = mask_of_cards(defence)
+        seat = next((s for s in range(4) if s != taker and shown & ~mask_of_cards(played[s]) == 0), None)
         if seat is None:
             raise TarotClubError(
                 "poignee",
