@@ -29,6 +29,7 @@ from pipeline.atomic import atomic_file, atomic_path, write_error
 from pipeline.violations import TricklogError, failure
 from pipeline.warehouse.ddl import WarehouseError
 from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
+from pipeline.warehouse.json_rows import json_default, write_json
 
 if TYPE_CHECKING:
     import duckdb
@@ -207,22 +208,9 @@ def _write_text(frames: Iterator[pl.DataFrame], fmt: str, stream: IO[bytes]) -> 
         for number, frame in enumerate(frames):
             stream.write(_flat(frame).write_csv(include_header=number == 0).encode())
     elif fmt == "json":
-        _write_json(frames, stream)
+        write_json(frames, stream)
     else:
         stream.write(_table_text(frames).encode())
-
-
-def _write_json(frames: Iterator[pl.DataFrame], stream: IO[bytes]) -> None:
-    """The rows as one JSON array, two spaces an indent (``orjson.OPT_INDENT_2`` of
-    the whole list, byte for byte), written a frame at a time."""
-    first = True
-    for frame in frames:
-        if frame.height:
-            rows = orjson.dumps(frame.to_dicts(), default=_json_default, option=orjson.OPT_INDENT_2)
-            stream.write(b"[\n" if first else b",\n")
-            stream.write(rows[2:-2])  # the frame's rows, without its array's "[\n" and "\n]"
-            first = False
-    stream.write(b"[]\n" if first else b"\n]\n")
 
 
 def _table_text(frames: Iterator[pl.DataFrame]) -> str:
@@ -249,7 +237,7 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
             pl.Series(
                 name,
                 [
-                    None if v is None else orjson.dumps(v, default=_json_default).decode()
+                    None if v is None else orjson.dumps(v, default=json_default).decode()
                     for v in frame[name].to_list()
                 ],
             )
@@ -270,12 +258,6 @@ def _blobs_as_text(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _blob_text(value: bytes | None) -> str | None:
     return None if value is None else value.decode("utf-8", errors="backslashreplace")
-
-
-def _json_default(value: object) -> object:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    return str(value)
 
 
 def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS, total: int | None = None) -> str:
