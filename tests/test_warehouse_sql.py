@@ -79,6 +79,24 @@ def test_json_and_parquet_outputs(db: Path, tmp_path: Path) -> None:
     assert pl.read_parquet(out).to_dicts() == rows
 
 
+def test_an_interval_is_written_as_duckdbs_text_in_every_format(db: Path, tmp_path: Path) -> None:
+    """The span of the games' dates is an INTERVAL, which polars cannot hold: every
+    format stopped with "cannot write this result"."""
+    query = (
+        "select interval 3 day + interval 90 minute as span, [interval 1 month] as spans, 1 as n"
+        " from games limit 1"
+    )
+    rows = orjson.loads(run_cli("sql", query, "--db", str(db), "-f", "json").stdout)
+    assert rows == [{"span": "3 days 01:30:00", "spans": "[1 month]", "n": 1}]
+    csv = run_cli("sql", query, "--db", str(db), "-f", "csv")
+    assert csv.returncode == 0 and csv.stdout.splitlines()[1] == "3 days 01:30:00,[1 month],1"
+    table = run_cli("sql", query, "--db", str(db))
+    assert table.returncode == 0 and "3 days 01:30:00" in table.stdout
+    out = tmp_path / "span.parquet"
+    assert run_cli("sql", query, "--db", str(db), "-f", "parquet", "-o", str(out)).returncode == 0
+    assert pl.read_parquet(out)["span"].to_list() == ["3 days 01:30:00"]
+
+
 def test_euchre_rate_by_seat_query_from_the_docs(db: Path) -> None:
     query = (Path(__file__).parents[1] / "docs" / "warehouse.md").read_text()
     sql = query.split("<!-- euchre-rate-by-seat -->")[1].split("```sql")[1].split("```")[0]

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
     import pyarrow as pa
+    from duckdb.sqltypes import DuckDBPyType
 
 FORMATS = ("table", "csv", "json", "parquet")
 TABLE_ROWS = 1000
@@ -102,7 +103,7 @@ def query_batches(
 
     check_read_only(query)
     try:
-        reader = con.sql(query, params=params).to_arrow_reader(rows)
+        reader = _intervals_as_text(con.sql(query, params=params)).to_arrow_reader(rows)
     except duckdb.Error as e:
         raise _failed(con, e) from e
     with contextlib.closing(reader):  # a result left part way would block the connection
@@ -115,6 +116,29 @@ def query_batches(
             raise _failed(con, e.__cause__ or e) from e
         if empty:
             yield cast("pl.DataFrame", pl.from_arrow(reader.schema.empty_table()))
+
+
+def _intervals_as_text(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """The result with each column that holds an INTERVAL as DuckDB's text of it
+    (``3 days 01:30:00``): polars has no interval type, and a query as plain as
+    the span of the games' dates failed to be written in any format."""
+    kinds = result.types
+    if not any(_holds_interval(kind) for kind in kinds):
+        return result
+    columns = []
+    for name, kind in zip(result.columns, kinds, strict=True):
+        quoted = '"' + name.replace('"', '""') + '"'
+        columns.append(f"cast({quoted} as varchar) as {quoted}" if _holds_interval(kind) else quoted)
+    return result.project(", ".join(columns))
+
+
+def _holds_interval(kind: DuckDBPyType) -> bool:
+    if kind.id == "interval":
+        return True
+    nested = kind.id in ("list", "array", "struct", "map", "union")
+    return nested and any(
+        _holds_interval(child) for _, child in kind.children if not isinstance(child, int | list)
+    )
 
 
 class UnreadableRows(Exception):
