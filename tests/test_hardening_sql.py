@@ -10,6 +10,7 @@ import pytest
 from warehouse_helpers import assert_refused, counts, run_cli, small_warehouse
 
 from pipeline.warehouse.api import Warehouse
+from pipeline.warehouse.guard import QueryFailed
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,18 @@ def test_sql_error_is_one_line_and_whole_with_verbose(db: Path) -> None:
     verbose = run_cli("sql", "select * from games where", "--db", str(db), "--verbose")
     assert verbose.returncode == 2 and "LINE 1" in verbose.stderr and "^" in verbose.stderr
     assert "Traceback" not in verbose.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "table"])
+def test_a_value_nested_deeper_than_arrow_takes_is_one_line(db: Path, fmt: str) -> None:
+    """Arrow takes 64 levels of nesting; a deeper list stopped `sql` with a traceback."""
+    deep = "select " + "[" * 64 + "1" + "]" * 64 + " as deep"
+    proc = run_cli("sql", deep, "--db", str(db), "-f", fmt)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "tricklog: the result cannot be read through Arrow: Recursion level in ArrowSchema struct exceeded"
+    ]
+    with Warehouse.open(db) as warehouse, pytest.raises(QueryFailed, match="cannot be read through Arrow"):
+        warehouse.sql(deep)
+    shallow = "select " + "[" * 60 + "1" + "]" * 60 + " as deep"
+    assert run_cli("sql", shallow, "--db", str(db), "-f", fmt).returncode == 0

@@ -84,12 +84,15 @@ def check_read_only(query: str) -> None:
 def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> pl.DataFrame:
     """A checked read-only query's whole result as a polars frame (fully fetched)."""
     import duckdb
+    import pyarrow as pa
 
     check_read_only(query)
     try:
-        frame: pl.DataFrame = con.sql(query, params=params).pl()
+        frame: pl.DataFrame = _intervals_as_text(con.sql(query, params=params)).pl()
     except duckdb.Error as e:
         raise _failed(con, e) from e
+    except pa.ArrowException as e:
+        raise _unreadable(e) from e
     return frame
 
 
@@ -100,12 +103,15 @@ def query_batches(
     (never whole); one empty frame of its columns when it has no row."""
     import duckdb
     import polars as pl
+    import pyarrow as pa
 
     check_read_only(query)
     try:
         reader = _intervals_as_text(con.sql(query, params=params)).to_arrow_reader(rows)
     except duckdb.Error as e:
         raise _failed(con, e) from e
+    except pa.ArrowException as e:
+        raise _unreadable(e) from e
     with contextlib.closing(reader):  # a result left part way would block the connection
         empty = True
         try:
@@ -116,6 +122,11 @@ def query_batches(
             raise _failed(con, e.__cause__ or e) from e
         if empty:
             yield cast("pl.DataFrame", pl.from_arrow(reader.schema.empty_table()))
+
+
+def _unreadable(error: Exception) -> QueryFailed:
+    """A result Arrow cannot take (a value nested deeper than its 64 levels)."""
+    return QueryFailed(f"the result cannot be read through Arrow: {one_line(str(error))}")
 
 
 def _intervals_as_text(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
