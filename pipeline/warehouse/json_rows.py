@@ -25,6 +25,7 @@ orjson a value at a time, each value indented as it is inside its row.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING
 
@@ -50,9 +51,11 @@ def write_json(frames: Iterator[pl.DataFrame], stream: IO[bytes]) -> None:
     first = True
     for frame in frames:
         if frame.height:
+            text = io.BytesIO()  # written by Python: polars' own write error lost its errno (a closed pipe)
             rows_text(frame, "[\n" if first else ",\n").write_csv(
-                stream, include_header=False, quote_style="never", line_terminator=""
+                text, include_header=False, quote_style="never", line_terminator=""
             )
+            stream.write(text.getbuffer())
             first = False
     stream.write(b"[]\n" if first else b"\n]\n")
 
