@@ -106,3 +106,15 @@ def test_a_value_nested_deeper_than_arrow_takes_is_one_line(db: Path, fmt: str) 
         warehouse.sql(deep)
     shallow = "select " + "[" * 60 + "1" + "]" * 60 + " as deep"
     assert run_cli("sql", shallow, "--db", str(db), "-f", fmt).returncode == 0
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "table"])
+def test_a_timestamp_polars_cannot_hold_is_one_line_not_a_traceback(db: Path, fmt: str) -> None:
+    """DuckDB's 'infinity' timestamp is past what polars converts: polars panics (a
+    BaseException), which stopped `sql` with a traceback.  polars' own panic note
+    still precedes the line; the command's last word is what to do."""
+    proc = run_cli("sql", "select 'infinity'::timestamp as t", "--db", str(db), "-f", fmt)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(f"tricklog: cannot write this result as {fmt}: ")
+    assert "cast it to text in the query" in proc.stderr
