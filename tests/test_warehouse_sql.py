@@ -97,6 +97,17 @@ def test_an_interval_is_written_as_duckdbs_text_in_every_format(db: Path, tmp_pa
     assert pl.read_parquet(out)["span"].to_list() == ["3 days 01:30:00"]
 
 
+def test_types_polars_reads_as_bytes_or_not_at_all_are_duckdbs_text(db: Path) -> None:
+    """A BIT and a BIGNUM came out as their bytes, a TIME WITH TIME ZONE without its
+    offset, a UNION not at all."""
+    query = (
+        "select '101'::bit as b, 99999999999999999999999999999999999999999::bignum as big,"
+        " '12:00:00+02'::timetz as t, union_value(k := 7) as u"
+    )
+    rows = orjson.loads(run_cli("sql", query, "--db", str(db), "-f", "json").stdout)
+    assert rows == [{"b": "101", "big": "9" * 41, "t": "12:00:00+02", "u": "7"}]
+
+
 def test_euchre_rate_by_seat_query_from_the_docs(db: Path) -> None:
     query = (Path(__file__).parents[1] / "docs" / "warehouse.md").read_text()
     sql = query.split("<!-- euchre-rate-by-seat -->")[1].split("```sql")[1].split("```")[0]

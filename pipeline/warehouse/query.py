@@ -88,7 +88,7 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | No
 
     check_read_only(query)
     try:
-        frame: pl.DataFrame = _intervals_as_text(con.sql(query, params=params)).pl()
+        frame: pl.DataFrame = _as_duckdb_text(con.sql(query, params=params)).pl()
     except duckdb.Error as e:
         raise _failed(con, e) from e
     except pa.ArrowException as e:
@@ -107,7 +107,7 @@ def query_batches(
 
     check_read_only(query)
     try:
-        reader = _intervals_as_text(con.sql(query, params=params)).to_arrow_reader(rows)
+        reader = _as_duckdb_text(con.sql(query, params=params)).to_arrow_reader(rows)
     except duckdb.Error as e:
         raise _failed(con, e) from e
     except pa.ArrowException as e:
@@ -129,26 +129,31 @@ def _unreadable(error: Exception) -> QueryFailed:
     return QueryFailed(f"the result cannot be read through Arrow: {one_line(str(error))}")
 
 
-def _intervals_as_text(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
-    """The result with each column that holds an INTERVAL as DuckDB's text of it
-    (``3 days 01:30:00``): polars has no interval type, and a query as plain as
-    the span of the games' dates failed to be written in any format."""
+#: DuckDB types polars has no type for, or reads as something else (a BIT or a
+#: BIGNUM as its bytes, a TIME WITH TIME ZONE without its offset).
+TEXT_TYPES = ("interval", "union", "bit", "bignum", "time with time zone")
+
+
+def _as_duckdb_text(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """The result with each column that holds a value of :data:`TEXT_TYPES` as
+    DuckDB's text of it (``3 days 01:30:00``, ``101``): a query as plain as the
+    span of the games' dates (an INTERVAL) failed to be written in any format."""
     kinds = result.types
-    if not any(_holds_interval(kind) for kind in kinds):
+    if not any(_holds_text_type(kind) for kind in kinds):
         return result
     columns = []
     for name, kind in zip(result.columns, kinds, strict=True):
         quoted = '"' + name.replace('"', '""') + '"'
-        columns.append(f"cast({quoted} as varchar) as {quoted}" if _holds_interval(kind) else quoted)
+        columns.append(f"cast({quoted} as varchar) as {quoted}" if _holds_text_type(kind) else quoted)
     return result.project(", ".join(columns))
 
 
-def _holds_interval(kind: DuckDBPyType) -> bool:
-    if kind.id == "interval":
+def _holds_text_type(kind: DuckDBPyType) -> bool:
+    if kind.id in TEXT_TYPES:
         return True
-    nested = kind.id in ("list", "array", "struct", "map", "union")
+    nested = kind.id in ("list", "array", "struct", "map")
     return nested and any(
-        _holds_interval(child) for _, child in kind.children if not isinstance(child, int | list)
+        _holds_text_type(child) for _, child in kind.children if not isinstance(child, int | list)
     )
 
 
