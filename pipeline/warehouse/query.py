@@ -211,9 +211,8 @@ def write_batches(frames: Iterator[pl.DataFrame], fmt: str, out: Path | None) ->
                 _write_text(frames, fmt, stream)
     except pl.exceptions.PolarsError as e:
         raise WarehouseError(f"cannot write this result as {fmt}: {one_line(str(e))}") from e
-    except (
-        pl.exceptions.PanicException
-    ) as e:  # a BaseException: polars failed inside (on 'infinity'::timestamp)
+    # a BaseException: polars failed inside itself (on an 'infinity'::timestamp, say)
+    except pl.exceptions.PanicException as e:
         raise WarehouseError(
             f"cannot write this result as {fmt}: polars failed on one of its values ({one_line(str(e))}); "
             "a date or timestamp out of its range, such as 'infinity', is one: cast it to text in the query"
