@@ -275,6 +275,9 @@ def sql(
         fail(e.detail if verbose else str(e))
     except TricklogError as e:
         fail(str(e))
+    except BrokenPipeError:  # the reader had enough (| head): not a violation (click would exit 1)
+        _silence_stdout()
+        raise typer.Exit(EXIT_CLEAN) from None
 
 
 @app.command()

@@ -99,8 +99,9 @@ def test_an_output_that_is_a_stream_is_written_in_place(db: Path, tmp_path: Path
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 def test_a_reader_that_stops_early_ends_the_output_quietly(db: Path, fmt: str) -> None:
-    """``tricklog sql ... | head``: the closed pipe ends the command without a word
-    (JSON written by polars once said "stdout: cannot write: Broken pipe", exit 2)."""
+    """``tricklog sql ... | head``: the closed pipe ends the command without a word,
+    exit 0 (JSON written by polars once said "stdout: cannot write: Broken pipe",
+    exit 2; CSV ended with click's 1, which means violations found, or 0 by timing)."""
     import subprocess
 
     from cli import TRICKLOG
@@ -114,4 +115,4 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(db: Path, fmt: str) -
     proc.stdout.close()
     code = proc.wait(timeout=300)
     assert proc.stderr.read() == b""
-    assert code in (0, 1)  # 1: click's exit for a closed pipe, when the write that found it was ours
+    assert code == 0  # not 1, "violations found": click's exit for a closed pipe
