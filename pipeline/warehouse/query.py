@@ -83,16 +83,9 @@ def check_read_only(query: str) -> None:
 
 def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | None = None) -> pl.DataFrame:
     """A checked read-only query's whole result as a polars frame (fully fetched)."""
-    import duckdb
-    import pyarrow as pa
-
     check_read_only(query)
-    try:
+    with _failures(con):
         frame: pl.DataFrame = _as_duckdb_text(con.sql(query, params=params)).pl()
-    except duckdb.Error as e:
-        raise _failed(con, e) from e
-    except pa.ArrowException as e:
-        raise _unreadable(e) from e
     return frame
 
 
@@ -101,17 +94,11 @@ def query_batches(
 ) -> Iterator[pl.DataFrame]:
     """A checked read-only query's result streamed from DuckDB, ``rows`` at a time
     (never whole); one empty frame of its columns when it has no row."""
-    import duckdb
     import polars as pl
-    import pyarrow as pa
 
     check_read_only(query)
-    try:
+    with _failures(con):
         reader = _as_duckdb_text(con.sql(query, params=params)).to_arrow_reader(rows)
-    except duckdb.Error as e:
-        raise _failed(con, e) from e
-    except pa.ArrowException as e:
-        raise _unreadable(e) from e
     with contextlib.closing(reader):  # a result left part way would block the connection
         empty = True
         try:
@@ -124,9 +111,20 @@ def query_batches(
             yield cast("pl.DataFrame", pl.from_arrow(reader.schema.empty_table()))
 
 
-def _unreadable(error: Exception) -> QueryFailed:
-    """A result Arrow cannot take (a value nested deeper than its 64 levels)."""
-    return QueryFailed(f"the result cannot be read through Arrow: {one_line(str(error))}")
+@contextlib.contextmanager
+def _failures(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """A query that fails as it is run or handed over as :class:`QueryFailed`:
+    DuckDB's error (:func:`_failed`), or a result Arrow cannot take (a value
+    nested deeper than its 64 levels)."""
+    import duckdb
+    import pyarrow as pa
+
+    try:
+        yield
+    except duckdb.Error as e:
+        raise _failed(con, e) from e
+    except pa.ArrowException as e:
+        raise QueryFailed(f"the result cannot be read through Arrow: {one_line(str(e))}") from e
 
 
 #: DuckDB types polars has no type for, or reads as something else (a BIT or a

@@ -32,12 +32,13 @@ from collections.abc import Sequence
 from pipeline.games.tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
-    FIRST_TRUMP,
     SUIT_MASK,
     SUIT_OF,
     TRUMP,
     TRUMPS,
     cards_in,
+    is_trump,
+    rank_of,
     suit_of,
 )
 
@@ -52,8 +53,8 @@ def led_suit(trick: Sequence[int]) -> int | None:
 
 def highest_trump(trick: Sequence[int]) -> int:
     """The rank of the highest trump in the trick, 0 when there is none."""
-    trumps = [c for c in trick if FIRST_TRUMP <= c < EXCUSE]
-    return max(trumps) - FIRST_TRUMP + 1 if trumps else 0
+    trumps = [c for c in trick if is_trump(c)]
+    return rank_of(max(trumps)) if trumps else 0
 
 
 def legal_cards(hand: int, trick: Sequence[int]) -> int:
@@ -108,7 +109,7 @@ def winner_index(trick: Sequence[int], *, excuse_wins: bool = False) -> int:
     if excuse_wins and EXCUSE in trick:
         return trick.index(EXCUSE)
     # within a suit, and among the trumps, a higher card is a higher number
-    trumps = [c for c in trick if FIRST_TRUMP <= c < EXCUSE]
+    trumps = [c for c in trick if is_trump(c)]
     if trumps:
         return trick.index(max(trumps))
     led = led_suit(trick)
