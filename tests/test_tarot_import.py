@@ -92,7 +92,7 @@ def test_slam_announced_and_made_with_the_excuse_last() -> None:
 
 def test_excuse_on_the_last_trick_tarotclub_and_fft_differ() -> None:
     record, game = imported("excuse-last")
-    assert record["rules"] == {"preset": "fft", "excuse_last_trick": "lost"}
+    assert record["rules"] == {"preset": "fft", "excuse_last_trick": "lost", "petit_au_bout_excuse_by": "any"}
     assert game.violations == []
     last = game.hands[0].tricks[17]
     owner = last.seat_of(77)

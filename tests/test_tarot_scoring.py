@@ -6,6 +6,8 @@ defender -X.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,8 +24,9 @@ from pipeline.games.tarot.cards import (
     mask_of,
     parse_card,
 )
+from pipeline.games.tarot.replay import replay_game
 from pipeline.games.tarot.rules import Rules
-from pipeline.games.tarot.scoring import contract_score, contract_value, count_cards, scores_of
+from pipeline.games.tarot.scoring import contract_score, contract_value, count_cards, petit_au_bout, scores_of
 from pipeline.games.tarot.state import PlayedTrick, TarotHand
 
 FFT = Rules()
@@ -214,3 +217,190 @@ def test_a_card_played_twice_in_a_trick_counts_once() -> None:
     counted = count_cards(hand, FFT)
     assert counted.won == (1 << queen, 0)
     assert counted.taker_half == 7
+
+
+#: A garde sans chelem: seat 1 holds every trump but T2 to T4 and wins every trick.
+CHELEM_DEAL = [
+    [
+        "T4",
+        "1S",
+        "2S",
+        "3S",
+        "4S",
+        "5S",
+        "6S",
+        "7S",
+        "8S",
+        "9S",
+        "10S",
+        "JS",
+        "NS",
+        "QS",
+        "KS",
+        "1H",
+        "2H",
+        "3H",
+    ],
+    [
+        "T1",
+        "T5",
+        "T6",
+        "T7",
+        "T8",
+        "T9",
+        "T10",
+        "T11",
+        "T12",
+        "T13",
+        "T14",
+        "T15",
+        "T16",
+        "T17",
+        "T18",
+        "T19",
+        "T20",
+        "T21",
+    ],
+    [
+        "T2",
+        "EX",
+        "4H",
+        "5H",
+        "6H",
+        "7H",
+        "8H",
+        "9H",
+        "10H",
+        "JH",
+        "NH",
+        "QH",
+        "KH",
+        "1D",
+        "2D",
+        "3D",
+        "4D",
+        "5D",
+    ],
+    [
+        "T3",
+        "6D",
+        "7D",
+        "8D",
+        "9D",
+        "10D",
+        "JD",
+        "ND",
+        "QD",
+        "KD",
+        "1C",
+        "2C",
+        "3C",
+        "4C",
+        "5C",
+        "6C",
+        "7C",
+        "8C",
+    ],
+]
+#: What seats 2, 3 and 0 play to each trick, trick 0 to 16.
+CHELEM_FOLLOWS = [
+    ("T2", "T3", "T4"),
+    ("1D", "1C", "1S"),
+    ("2D", "2C", "1H"),
+    ("3D", "3C", "2S"),
+    ("4H", "4C", "2H"),
+    ("4D", "5C", "3S"),
+    ("5H", "6D", "3H"),
+    ("5D", "6C", "4S"),
+    ("6H", "7D", "5S"),
+    ("7H", "7C", "6S"),
+    ("8H", "8D", "7S"),
+    ("9H", "8C", "8S"),
+    ("10H", "9D", "9S"),
+    ("JH", "10D", "10S"),
+    ("NH", "JD", "JS"),
+    ("QH", "ND", "NS"),
+    ("KH", "QD", "QS"),
+]
+
+
+def chelem_record(taker_trumps: list[str]) -> dict[str, Any]:
+    """Seat 1 leads ``taker_trumps`` (18, in order) in a garde sans and wins every
+    trick; a defender (seat 2) plays the Excuse to the last trick."""
+    follows = [*CHELEM_FOLLOWS, ("EX", "KD", "KS")]
+    tricks = [
+        [[1, lead], [2, a], [3, b], [0, c]] for lead, (a, b, c) in zip(taker_trumps, follows, strict=True)
+    ]
+    hand = {
+        "dealer": 0,
+        "deal": CHELEM_DEAL,
+        "chien": ["9C", "10C", "JC", "NC", "QC", "KC"],
+        "bids": [
+            {"seat": 1, "call": "garde_sans"},
+            {"seat": 2, "call": "pass"},
+            {"seat": 3, "call": "pass"},
+            {"seat": 0, "call": "pass"},
+        ],
+        "tricks": tricks,
+    }
+    return {"format": "tarot/1", "game_id": "chelem", "players": ["a", "b", "c", "d"], "hands": [hand]}
+
+
+TRUMPS_DOWN = [f"T{n}" for n in range(21, 4, -1)]
+
+
+@pytest.mark.parametrize(
+    ("taker_trumps", "au_bout", "scores"),
+    [
+        # the Petit wins the last trick, where a defender threw the Excuse: au bout
+        # X = (25 + 55) x 4 + 10 x 4 + 200 = 560
+        ([*TRUMPS_DOWN, "T1"], "taker", (-560, 1680, -560, -560)),
+        # the Petit in the last-but-one trick is au bout only when the chelem's
+        # own side plays the Excuse last: not here; X = (25 + 55) x 4 + 200 = 520
+        ([*TRUMPS_DOWN[:-1], "T1", "T5"], None, (-520, 1560, -520, -520)),
+    ],
+)
+def test_a_defenders_excuse_in_the_last_trick_of_a_chelem_leaves_it_the_last(
+    taker_trumps: list[str], au_bout: str | None, scores: tuple[int, ...]
+) -> None:
+    game = replay_game(chelem_record(taker_trumps))
+    assert game.violations == []
+    hand = game.hands[0]
+    assert (hand.chelem_made, hand.bouts, hand.petit_au_bout, hand.scores) == (True, 3, au_bout, scores)
+
+
+def chelem_hand(taker: int, excuse_by: int, petit_trick: int, winner: int) -> TarotHand:
+    """Every trick won by ``winner``; the Excuse played by ``excuse_by`` to the
+    last trick and the Petit (by ``winner``) to trick ``petit_trick``."""
+    hand = TarotHand(0, 3, contract="garde", taker=taker, chien=[])
+    others = iter(c for c in range(78) if c not in (EXCUSE, PETIT))
+    tricks = [PlayedTrick(0, [(s, next(others)) for s in range(4)], winner=winner) for _ in range(18)]
+    tricks[17].plays[excuse_by] = (excuse_by, EXCUSE)
+    tricks[petit_trick].plays[winner] = (winner, PETIT)
+    hand.tricks = tricks
+    hand.chelem_made = winner == taker
+    hand.defence_chelem = winner != taker
+    return hand
+
+
+@pytest.mark.parametrize(
+    ("taker", "excuse_by", "petit_trick", "winner", "expected"),
+    [
+        (0, 0, 16, 0, 1),  # the taker's chelem, its own Excuse last: the Petit before it is au bout
+        (0, 2, 16, 0, 0),  # a defender's Excuse last: the last trick has no Petit
+        (0, 2, 17, 0, 1),  # ... and the Petit in it is au bout
+        (0, 1, 16, 2, -1),  # a defence chelem, a defender's Excuse last
+        (0, 0, 16, 2, 0),  # a defence chelem, the taker's Excuse last
+        (0, 0, 17, 2, -1),
+    ],
+)
+def test_petit_au_bout_before_the_chelem_sides_excuse(
+    taker: int, excuse_by: int, petit_trick: int, winner: int, expected: int
+) -> None:
+    hand = chelem_hand(taker, excuse_by, petit_trick, winner)
+    assert petit_au_bout(hand, FFT) == expected
+    option_off = Rules.from_record({"petit_au_bout_before_excuse": False})
+    assert petit_au_bout(hand, option_off) == (expected if petit_trick == 17 else 0)
+    tarotclub = Rules.from_record({"petit_au_bout_excuse_by": "any"})  # any Excuse last: the trick before
+    au_bout_before = 1 if winner == taker else -1
+    assert petit_au_bout(hand, tarotclub) == (au_bout_before if petit_trick == 16 else 0)

@@ -28,6 +28,7 @@ from pipeline.record import read_options
 
 PoigneeTo = Literal["winner", "announcer"]
 ExcuseLast = Literal["winner", "lost"]
+ExcuseBy = Literal["chelem_side", "any"]
 
 #: The contracts, lowest first, with their multipliers.
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -64,6 +65,9 @@ class Rules:
     #: FFT: in a chelem where the Excuse is played to the last trick, the Petit
     #: in the last-but-one trick counts as "au bout".
     petit_au_bout_before_excuse: bool = True
+    #: FFT: that is the Excuse of the side that won every trick; an opponent's
+    #: Excuse leaves the last trick as it is.  "any": whoever played it (TarotClub).
+    petit_au_bout_excuse_by: ExcuseBy = "chelem_side"
     #: Petit au bout bonus, before the multiplier.
     petit_au_bout: int = 10
     #: FFT: a seat holding the Petit as its only trump (and no Excuse) throws the hand in.
@@ -103,6 +107,7 @@ class Rules:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "poignee_to": ("winner", "announcer"),
     "excuse_last_trick": ("winner", "lost"),
+    "petit_au_bout_excuse_by": ("chelem_side", "any"),
 }
 
 

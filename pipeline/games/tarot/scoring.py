@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from pipeline.games.tarot.cards import BOUTS, EXCUSE, EXCUSE_BIT, PETIT, count, half_points_of, mask_of_cards
 from pipeline.games.tarot.rules import POIGNEE_NAMES, Rules, target
-from pipeline.games.tarot.state import DEFENCE_SIDE, SIDE_NAMES, TAKER_SIDE, HandState, TarotHand
+from pipeline.games.tarot.state import DEFENCE_SIDE, SIDE_NAMES, TAKER_SIDE, HandState, PlayedTrick, TarotHand
 
 LAST = 17
 
@@ -109,15 +109,24 @@ def petit_au_bout(result: TarotHand, rules: Rules) -> int:
     if len(result.tricks) <= LAST:
         return 0
     last = result.tricks[LAST]
-    if (
-        rules.petit_au_bout_before_excuse
-        and EXCUSE in last.cards
-        and (result.chelem_made or result.defence_chelem)
-    ):
+    if rules.petit_au_bout_before_excuse and _excuse_moves_the_end(result, last, rules):
         last = result.tricks[LAST - 1]
     if PETIT not in last.cards or last.winner is None:
         return 0
     return 1 if result.side_of(last.winner) == TAKER_SIDE else -1
+
+
+def _excuse_moves_the_end(result: TarotHand, last: PlayedTrick, rules: Rules) -> bool:
+    """Whether the Excuse in the last trick of a chelem makes the last-but-one
+    trick the end: the Excuse of the side that won every trick (FFT), or any
+    (``rules.petit_au_bout_excuse_by``)."""
+    if not (result.chelem_made or result.defence_chelem):
+        return False
+    seat = last.seat_of(EXCUSE)
+    if seat is None:
+        return False
+    chelem_side = TAKER_SIDE if result.chelem_made else DEFENCE_SIDE
+    return rules.petit_au_bout_excuse_by == "any" or result.side_of(seat) == chelem_side
 
 
 def rounded_difference(half_diff: int, step: int) -> int:

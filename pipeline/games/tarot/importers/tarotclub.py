@@ -26,7 +26,9 @@ TarotClub (tarotclub.fr) saves each deal it plays as a JSON object
 
 Where TarotClub scores otherwise than the FFT, the record says so in its
 ``rules`` (see docs/import-tarotclub.md): TarotClub always loses the Excuse
-played to the last trick (``excuse_last_trick: "lost"``).
+played to the last trick (``excuse_last_trick: "lost"``), and in a slam takes
+the Petit of the last-but-one trick as "au bout" whoever played the Excuse to
+the last (``petit_au_bout_excuse_by: "any"``).
 
 >>> record, problems = deal_to_record(_DOCTEST_DEAL, game_id="doc")
 >>> hand = record["hands"][0]
@@ -59,7 +61,7 @@ CONTRACTS = {
 }
 SUITS = "SHDC"
 #: The rules TarotClub plays by, as tarot/1 options.
-RULES = {"preset": "fft", "excuse_last_trick": "lost"}
+RULES = {"preset": "fft", "excuse_last_trick": "lost", "petit_au_bout_excuse_by": "any"}
 _CARD = re.compile(r"^(\d\d)-([SHDCT])$")
 _SNIFF = re.compile(rb'"(deal_info|tricks)"\s*:')
 
