@@ -361,7 +361,7 @@ def analyze(
     db: DbOption = Path("tricklog.duckdb"),
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core it may use).")
-    ] = 1,
+    ] = 0,
     as_json: JsonOption = False,
 ) -> None:
     """Each game's deeper studies (Euchre: double-dummy par) into the warehouse; resumable."""

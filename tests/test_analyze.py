@@ -10,6 +10,7 @@ from the value before and after it, the players read from the record.
 from __future__ import annotations
 
 import json
+import shutil
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -411,10 +412,15 @@ def test_the_par_study_counts_each_distinct_hand_once(
     games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in [*records, *copies, fragment]))
     db = tmp_path / "copies.duckdb"
     load([str(games)], db)
+    on_workers = tmp_path / "copies-on-workers.duckdb"
+    shutil.copy(db, on_workers)
     summary = analyze(db, batch_hands=7)  # copies of a hand in two batches too
     single = rows(analysed, "select count(*) from euchre.par_hands where solved")[0][0]
     assert summary.hands["euchre"] == 2 * single + 2  # every copy analysed ...
     assert summary.copies["euchre"] == single + 2  # ... each from the hand solved
+    # the workers solve a batch while the one before is written: the same copies found
+    assert analyze(on_workers, jobs=2, batch_hands=7).copies == summary.copies
+    assert table_dump(on_workers) == table_dump(db)
     # ... and its rows are those the hand's own solve gives, under its ids
     originals = {r["game_id"] for r in records}
     for table in ("par_hands", "par_plays"):
