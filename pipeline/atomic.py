@@ -38,7 +38,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, cast
 
@@ -105,6 +105,38 @@ def atomic_path(path: Path) -> Iterator[Path]:
     except BaseException:
         _remove(temp)
         raise
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file, however spelled (relative, ``..``, a
+    symbolic link, a hard link); a path that does not exist is compared resolved."""
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a symlink loop, a path we cannot stat
+        return False
+
+
+def refuse_overwriting(
+    out: Path, inputs: Sequence[str | Path], hint: str = "choose another output file"
+) -> None:
+    """Refuse an output file that is one of the command's ``inputs`` (``-`` and
+    pipes aside): the output renamed into place would replace it.
+
+    >>> import tempfile, pathlib
+    >>> games = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
+    >>> _ = games.write_text("")
+    >>> refuse_overwriting(games.parent / "." / "games.jsonl", ["-", str(games)])
+    Traceback (most recent call last):
+    ...
+    pipeline.violations.TricklogError: .../games.jsonl: is an input of this command (.../games.jsonl); choose another output file
+    """
+    for given in inputs:
+        if given == "-" or is_pipe_or_device(given):
+            continue
+        if same_file(out, Path(given)):
+            raise TricklogError(f"{out}: is an input of this command ({given}); {hint}")
 
 
 def is_pipe_or_device(path: str | Path) -> bool:

@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pipeline.atomic import atomic_file
+from pipeline.atomic import atomic_file, refuse_overwriting
 from pipeline.games import all_codes
-from pipeline.sources import ByteMeter, input_size, metered
+from pipeline.sources import ByteMeter, expand_inputs, input_size, metered
 from pipeline.validate import CheckedGame, ValidationSummary
 from pipeline.violations import Violation
 
@@ -31,6 +31,7 @@ class ValidateView:
     """Streams violations to a file, keeps the first few to show, draws progress."""
 
     def __init__(self, paths: Sequence[str], violations_path: Path | None, quiet: bool) -> None:
+        self.paths = paths
         self.violations_path = violations_path
         self.quiet = quiet
         self.first: list[Violation] = []
@@ -39,6 +40,7 @@ class ValidateView:
 
     def __enter__(self) -> ValidateView:
         if self.violations_path is not None:
+            refuse_overwriting(self.violations_path, expand_inputs(self.paths))
             # written aside and renamed into place at the end: never half a file
             self._file = atomic_file(self.violations_path)
             self._out = self._file.__enter__()

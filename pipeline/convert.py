@@ -13,7 +13,8 @@ from pathlib import Path
 
 import orjson
 
-from pipeline.atomic import atomic_file
+from pipeline.atomic import atomic_file, refuse_overwriting
+from pipeline.sources import expand_inputs
 from pipeline.validate import check_format, read_inputs
 from pipeline.violations import Violation
 
@@ -29,6 +30,7 @@ class ConversionResult:
 def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
     """Write every game of the inputs as one euchre/1 line of ``output``."""
     check_format(fmt)
+    refuse_overwriting(output, expand_inputs(paths))
     result = ConversionResult()
     with atomic_file(output) as out:  # written aside, renamed into place when whole
         for item in read_inputs(paths, fmt):

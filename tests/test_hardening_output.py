@@ -1,5 +1,7 @@
 """``tricklog sql -o``: an output that is the warehouse (or its WAL), however
-spelled, is refused before anything is written."""
+spelled, is refused before anything is written; so is an output of
+``validate --violations`` or ``convert -o`` that is one of the inputs, and a
+load whose input is its own warehouse."""
 
 from __future__ import annotations
 
@@ -116,3 +118,33 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(db: Path, fmt: str) -
     code = proc.wait(timeout=300)
     assert proc.stderr.read() == b""
     assert code == 0  # not 1, "violations found": click's exit for a closed pipe
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("validate", "{input}", "--violations", "{out}"),
+        ("convert", "{input}", "-o", "{out}"),
+    ],
+)
+def test_an_output_onto_an_input_is_refused(tmp_path: Path, command: tuple[str, ...]) -> None:
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    before = games.read_bytes()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(games)
+    for out in (str(games), str(tmp_path / "." / games.name), str(link)):
+        proc = run_cli(*(a.format(input=games, out=out) for a in command))
+        assert_refused(proc)
+        assert "is an input of this command" in proc.stderr
+        assert games.read_bytes() == before
+
+
+def test_a_load_of_its_own_warehouse_is_refused(db: Path) -> None:
+    before = db.read_bytes()
+    for given in _spellings(db):
+        proc = run_cli("load", given, "--db", str(db))
+        assert_refused(proc)
+        assert "cannot be one of its inputs" in proc.stderr
+    assert db.read_bytes() == before
+    assert counts(db)["games"] == len(valid_lines())

@@ -146,15 +146,8 @@ def one_line(message: str) -> str:
 def check_output(out: Path, db: Path) -> None:
     """Refuse an output file that is the database or its WAL, however spelled
     (relative, ``..``, a symlink, a hard link): writing it would destroy the warehouse."""
+    from pipeline.atomic import same_file
+
     for target in (db, Path(f"{db}.wal")):
-        if _same_file(out, target):
+        if same_file(out, target):
             raise WarehouseError(f"{out}: is the warehouse itself ({target}); choose another output file")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        if a.exists() and b.exists():
-            return a.samefile(b)
-        return a.resolve() == b.resolve()
-    except (OSError, RuntimeError):  # a symlink loop, a path we cannot stat
-        return False

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pipeline.atomic import scratch_folder
+from pipeline.atomic import refuse_overwriting, scratch_folder
 from pipeline.sources import (
     STDIN,
     SourceItem,
@@ -178,6 +178,8 @@ def load(
     committed batch."""
     check_format(fmt)
     inputs = expand_inputs(paths)
+    for target in (Path(db), Path(f"{db}.wal")):
+        refuse_overwriting(target, inputs, "the warehouse a load writes cannot be one of its inputs")
     if jobs > 1 and _large_jsonl(inputs, fmt):
         from pipeline.forkserver import start_fresh_server
 
