@@ -132,6 +132,10 @@ def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, 
         ctx.add("schema", None, "players", f"players must be a list of {seats} names, indexed by seat")
     if not isinstance(record.get("hands"), list):
         ctx.add("schema", None, "hands", "hands is missing or not a list")
+    for key, kind in (("source", "free text"), ("started_at", "an ISO-8601 timestamp")):
+        value = record.get(key)
+        if value is not None and not isinstance(value, str):
+            ctx.add("schema", None, key, f"{key} must be a string ({kind}), not {value!r}")
 
 
 def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:

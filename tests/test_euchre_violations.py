@@ -199,6 +199,26 @@ CASES: list[tuple[str, Record, str, str]] = [
         "the replay gives 2-0",
     ),
     (
+        "schema",
+        changed(game(CALLED_HAND), lambda r: r["hands"][0]["claimed"].__setitem__("points", [1.5, 0])),
+        "hands[0].claimed.points",
+        "points must be [team0, team1], not [1.5, 0]",
+    ),
+    (
+        "schema",
+        changed(game(CALLED_HAND), lambda r: r["hands"][0]["claimed"].__setitem__("score", "2-0")),
+        "hands[0].claimed.score",
+        "score must be [team0, team1], not '2-0'",
+    ),
+    (
+        "schema",
+        game(hand_with(CALLED_HAND, lambda h: h["claimed"].__setitem__("trick_winners", 3))),
+        "hands[0].claimed.trick_winners",
+        "trick_winners must be a list of seats",
+    ),
+    ("schema", {**game(CALLED_HAND), "started_at": 1704067200}, "started_at", "must be a string"),
+    ("schema", {**game(CALLED_HAND), "source": {"site": "x"}}, "source", "must be a string (free text)"),
+    (
         "game_over",
         rotation_game(4, rules={"preset": "cards4net", "target": 4}),
         "hands[3]",
@@ -245,6 +265,11 @@ WHERE: dict[tuple[str, str], tuple[int | None, int | None, int | None]] = {
     ("trick_winner", "hands[0].claimed.trick_winners[3]"): (0, 3, None),
     ("points", "hands[0].claimed.points"): (0, None, None),
     ("score", "final_score"): (None, None, None),
+    ("schema", "hands[0].claimed.points"): (0, None, None),
+    ("schema", "hands[0].claimed.score"): (0, None, None),
+    ("schema", "hands[0].claimed.trick_winners"): (0, None, None),
+    ("schema", "started_at"): (None, None, None),
+    ("schema", "source"): (None, None, None),
     ("game_over", "hands[3]"): (3, None, None),
 }
 

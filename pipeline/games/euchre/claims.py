@@ -28,6 +28,10 @@ def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
             state.add("schema", ".claimed", "claimed must be an object")
         return
     winners = claimed.get("trick_winners")
+    if winners is not None and not isinstance(winners, list):
+        state.add(
+            "schema", ".claimed.trick_winners", f"trick_winners must be a list of seats, not {winners!r}"
+        )
     if isinstance(winners, list):
         for t, (said, replayed) in enumerate(zip(winners, result.winners, strict=False)):
             if said != replayed:
@@ -37,7 +41,10 @@ def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
                     f"trick {t}: the log says seat {said} won it, the replay gives seat {replayed}",
                     trick=t,
                 )
-    points = int_pair(claimed.get("points"))
+    said = claimed.get("points")
+    points = int_pair(said)
+    if said is not None and points is None:
+        state.add("schema", ".claimed.points", f"points must be [team0, team1], not {said!r}")
     if points is not None and result.complete and points != result.points:
         state.add(
             "points",
@@ -56,8 +63,16 @@ def check_claimed_score(
     that is one violation, not one per remaining hand.  Returns the new offset.
     """
     claimed = hand.get("claimed")
-    pair = int_pair(claimed.get("score")) if isinstance(claimed, dict) else None
+    said = claimed.get("score") if isinstance(claimed, dict) else None
+    pair = int_pair(said)
     if pair is None:
+        if said is not None:
+            ctx.add(
+                "schema",
+                index,
+                f"hands[{index}].claimed.score",
+                f"score must be [team0, team1], not {said!r}",
+            )
         return offset
     new_offset = (pair[0] - score[0], pair[1] - score[1])
     if new_offset != offset and new_offset != (0, 0):
