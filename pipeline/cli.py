@@ -49,8 +49,19 @@ MAX_LINE_BYTES = 16 << 20
 
 
 def fail(message: str) -> NoReturn:
-    typer.echo(f"tricklog: {message}", err=True)
+    say(f"tricklog: {message}")
     raise typer.Exit(EXIT_ERROR)
+
+
+def say(message: str) -> None:
+    """A message on stderr; a stderr that cannot be written (full, closed) loses
+    it, and the exit code still tells."""
+    from pipeline.streams import silence
+
+    try:
+        typer.echo(message, err=True)
+    except OSError:
+        silence(sys.stderr)
 
 
 def set_up_without_pandas() -> None:
@@ -403,7 +414,9 @@ def demo(
 def main() -> None:
     """Console-script entry point."""
     from pipeline.forkserver import start_fresh_server, stop_fork_server
+    from pipeline.streams import guard_closed_streams
 
+    guard_closed_streams()
     _skip_collections_at_exit()
     signal.signal(signal.SIGTERM, _terminate)
     early = asks_for_local_cluster(sys.argv[1:])
@@ -426,7 +439,7 @@ def main() -> None:
     except OSError as e:  # a write that failed where no command expected it (stdout, say)
         _silence_stdout()
         where = f"{e.filename}" if e.filename else "the output"
-        print(f"tricklog: {where}: cannot write: {failure(e)}", file=sys.stderr)
+        say(f"tricklog: {where}: cannot write: {failure(e)}")
         sys.exit(EXIT_ERROR)
     finally:
         if early:  # the load's cluster is closed; no pool of workers from the server is left
@@ -503,10 +516,6 @@ def asks_for_local_cluster(args: list[str]) -> bool:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
-    import os
+    from pipeline.streams import silence
 
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    silence(sys.stdout)

@@ -1,14 +1,18 @@
 """``tricklog sql -o``: an output that is the warehouse (or its WAL), however
 spelled, is refused before anything is written; so is an output of
 ``validate --violations`` or ``convert -o`` that is one of the inputs, and a
-load whose input is its own warehouse."""
+load whose input is its own warehouse.  A stdout the caller closed, or a
+stderr that cannot be written, ends a command with exit 2, not a traceback
+or a silent success."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
+from cli import TRICKLOG
 from warehouse_helpers import assert_refused, counts, run_cli, small_warehouse, valid_lines
 
 
@@ -148,3 +152,42 @@ def test_a_load_of_its_own_warehouse_is_refused(db: Path) -> None:
         assert "cannot be one of its inputs" in proc.stderr
     assert db.read_bytes() == before
     assert counts(db)["games"] == len(valid_lines())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "{games}", "--json"),
+        ("validate", "{games}"),
+        ("load", "{games}", "--db", "{new}"),
+        ("sql", "select 1 as x", "--db", "{db}"),
+        ("sql", "select 1 as x", "--db", "{db}", "-f", "json"),
+    ],
+)
+def test_a_closed_stdout_ends_the_command_with_exit_2(
+    db: Path, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    new = tmp_path / "new.duckdb"
+    command = [a.format(games=games, db=db, new=new) for a in args]
+    proc = subprocess.run(
+        [*TRICKLOG, *command], stderr=subprocess.PIPE, text=True, timeout=600, preexec_fn=lambda: os.close(1)
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "tricklog: stdout: cannot write: Bad file descriptor"
+    assert "Traceback" not in proc.stderr
+    if new.exists():  # what a load wrote is whole: the descriptor was not the database's
+        assert counts(new)["games"] == len(valid_lines())
+
+
+def test_a_stderr_that_cannot_be_written_still_exits_2(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [*TRICKLOG, "validate", str(tmp_path / "nosuch.jsonl")], stderr=full, timeout=600
+        )
+    assert proc.returncode == 2
+    closed = subprocess.run(
+        [*TRICKLOG, "validate", str(tmp_path / "nosuch.jsonl")], timeout=600, preexec_fn=lambda: os.close(2)
+    )
+    assert closed.returncode == 2
