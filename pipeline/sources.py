@@ -304,7 +304,26 @@ def expand_inputs(paths: Sequence[str]) -> list[str]:
             out += found
         else:
             out.append(path)
+    _refuse_a_stream_twice(out)
     return out
+
+
+def _refuse_a_stream_twice(inputs: Sequence[str]) -> None:
+    """Refuse stdin or a pipe named twice (``- -``, a FIFO and its link): it can be
+    read once, and its second reading would find it ended or wait for ever."""
+    seen: dict[tuple[int, int], str] = {}
+    for path in inputs:
+        if path != STDIN and not is_pipe_or_device(path):
+            continue
+        try:
+            info = os.fstat(0) if path == STDIN else os.stat(path)
+        except OSError:
+            continue  # reading it says what is wrong
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            again = "given twice" if seen[key] == path else f"the same stream as {seen[key]}"
+            raise TricklogError(f"{path}: {again}; a stream (stdin, a pipe) can be read once")
+        seen[key] = path
 
 
 #: Folder entries already warned about (a folder is expanded more than once per command).

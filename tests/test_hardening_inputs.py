@@ -215,3 +215,26 @@ def test_stdin_is_read_whole(mixed: Path) -> None:
         [*TRICKLOG, "validate", "-", "--json"], input=mixed.read_bytes(), capture_output=True, check=False
     )
     assert orjson.loads(proc.stdout) == orjson.loads(plain.stdout)
+
+
+@pytest.mark.parametrize("command", [("validate",), ("convert", "-o", "{out}"), ("load", "--db", "{out}")])
+def test_stdin_or_a_fifo_given_twice_is_refused_at_once(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """A stream can be read once: ``- -`` was an internal error ("readline of
+    closed file") and a FIFO named twice made load wait for ever."""
+    out = str(tmp_path / "out")
+    options = [a.format(out=out) for a in command[1:]]
+    twice = run_cli(command[0], "-", "-", *options)
+    assert twice.returncode == 2 and "Traceback" not in twice.stderr
+    assert twice.stderr.strip() == "tricklog: -: given twice; a stream (stdin, a pipe) can be read once"
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(fifo)
+    proc = subprocess.run(
+        [*TRICKLOG, command[0], str(fifo), str(link), *options], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith(
+        f"the same stream as {fifo}; a stream (stdin, a pipe) can be read once"
+    )
+    assert not Path(out).exists()
