@@ -143,7 +143,7 @@ def analyze(
     pool: _Workers | None = _Workers(jobs) if jobs > 1 else None  # started before the database opens
     try:
         with database_errors(db, "analyze"):
-            con = connect(db, read_only=False)
+            con = connect(db, read_only=False, create=False)  # no warehouse: nothing to analyse
             try:
                 for game, analysis in studies:
                     summary.hands[game] = 0

@@ -61,8 +61,12 @@ def test_a_foreign_database_is_refused_untouched(tmp_path: Path, kind: str) -> N
 def test_an_empty_file_is_a_new_warehouse_and_carries_its_version(tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     duckdb.connect(str(db)).close()
+    empty = _file_state(db)
     stderr = one_line_error(run_cli("sql", "select 1", "--db", str(db)))
     assert "empty database" in stderr
+    # analyze writes into a warehouse, but has nothing to analyse in a new one: it creates none
+    assert "empty database" in one_line_error(run_cli("analyze", "--db", str(db)))
+    assert _file_state(db) == empty
     source = tmp_path / "games.jsonl"
     source.write_bytes(b"\n".join(valid_lines()) + b"\n")
     assert run_cli("load", str(source), "--db", str(db)).returncode == 0

@@ -128,8 +128,9 @@ def _fingerprint_column(con: duckdb.DuckDBPyConnection, t: GameTables) -> str:
     return "fingerprint::varchar" if has else "null::varchar"
 
 
-def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+def connect(path: str | Path, *, read_only: bool, create: bool = True) -> duckdb.DuckDBPyConnection:
     """Open a warehouse; a writer also creates any missing table, a reader gets the query macros.
+    A writer that does not ``create`` (``analyze``) refuses an empty database, as a reader does.
 
     Only one process may write a DuckDB file at a time: a second writer (or a
     reader while a writer works) gets a WarehouseError naming the holder.
@@ -153,7 +154,7 @@ def connect(path: str | Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
             raise DatabaseInUse(db, _holder(str(e))) from e
         raise WarehouseError(f"{db}: cannot open: {_first_line(str(e))}") from e
     try:
-        _prepare(con, db, read_only)
+        _prepare(con, db, read_only, create)
     except BaseException:
         con.close()
         raise
@@ -195,7 +196,7 @@ def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
+def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool, create: bool = True) -> None:
     """Check the file is a warehouse of this version (before anything is written),
     then give a reader its macros and lock, a writer its tables."""
     import duckdb
@@ -206,11 +207,11 @@ def _prepare(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
         new = check_warehouse(con, db)
     except duckdb.Error as e:
         raise NotAWarehouse(f"{db}: not a tricklog warehouse ({_first_line(str(e))})") from e
+    if new and (read_only or not create):
+        raise NotAWarehouse(
+            f"{db}: an empty database (create the warehouse with `tricklog load ... --db {db}`)"
+        )
     if read_only:
-        if new:
-            raise NotAWarehouse(
-                f"{db}: an empty database (create the warehouse with `tricklog load ... --db {db}`)"
-            )
         install_query_macros(con)
         _lock_down(con)
     else:
