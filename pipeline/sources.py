@@ -12,6 +12,7 @@ import gzip
 import hashlib
 import io
 import os
+import re
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -220,9 +221,36 @@ def _open_stream(path: str) -> _Stream:
                 head += chunk
         except READ_ERRORS as e:
             raise TricklogError(f"{path}: cannot read: {e}") from e
-        reader = io.BufferedReader(_Prefixed(head, source, close_source=path != STDIN))
-        opened = _STREAMS[path] = _Stream(cast(IO[bytes], reader), head)
+        reader: IO[bytes] = io.BufferedReader(_Prefixed(head, source, close_source=path != STDIN))
+        kind = compression_of(head)
+        if kind is not None:  # a stream has no name to tell: its first bytes do
+            reader, head = _decompressed(path, kind, reader)
+        opened = _STREAMS[path] = _Stream(reader, head)
     return opened
+
+
+def _decompressed(path: str, kind: str, compressed: IO[bytes]) -> tuple[IO[bytes], bytes]:
+    """A compressed stream read decompressed, and its first decompressed bytes."""
+    if kind not in ENDING:
+        raise TricklogError(misnamed(path, kind))
+    inner: IO[bytes]
+    if kind == "gzip":
+        inner = cast(IO[bytes], _GzipReader(compressed))
+    else:
+        checked = FrameCheckingReader(compressed)
+        inner = cast(
+            IO[bytes],
+            zstandard.ZstdDecompressor().stream_reader(
+                cast(IO[bytes], checked), closefd=True, read_across_frames=True
+            ),
+        )
+    head = b""
+    try:
+        while len(head) < HEAD_BYTES and (chunk := inner.read(HEAD_BYTES - len(head))):
+            head += chunk
+    except READ_ERRORS as e:
+        raise TricklogError(f"{path}: cannot read: {e}") from e
+    return cast(IO[bytes], io.BufferedReader(_Prefixed(head, inner, close_source=True))), head
 
 
 class _Prefixed(io.RawIOBase):
@@ -263,6 +291,11 @@ def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
     meter = _METER.get()
     if meter is not None:
         raw = io.BufferedReader(_CountingReader(raw, meter))
+    if not path.endswith(COMPRESSED) and (peek := getattr(raw, "peek", None)) is not None:
+        kind = compression_of(peek(HEAD_MAGIC))
+        if kind is not None:
+            raw.close()
+            raise TricklogError(misnamed(path, kind))
     if path.endswith(".gz"):
         return cast(IO[bytes], _GzipReader(raw))
     if path.endswith(".zst"):
@@ -276,6 +309,40 @@ def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
 
 #: The endings of the inputs read decompressed (gzip, Zstandard).
 COMPRESSED = (".gz", ".zst")
+#: The first bytes of compressed data, by compression: gzip and Zstandard are
+#: read (by a file's ending, or found at the start of a stream), the others refused.
+MAGIC = {
+    "gzip": b"\x1f\x8b",
+    "Zstandard": b"\x28\xb5\x2f\xfd",
+    "xz": b"\xfd7zXZ\x00",
+    "zip": b"PK\x03\x04",
+}
+BZIP2_MAGIC = re.compile(rb"BZh[1-9]1AY&SY")
+#: Enough first bytes to tell them all.
+HEAD_MAGIC = 10
+#: The ending a compression is read by.
+ENDING = {"gzip": ".gz", "Zstandard": ".zst"}
+
+
+def compression_of(head: bytes) -> str | None:
+    """The compression whose data starts with ``head``, or None.
+
+    >>> compression_of(gzip.compress(b"{}")), compression_of(b'{"format": "euchre/1"}')
+    ('gzip', None)
+    """
+    for kind, magic in MAGIC.items():
+        if head.startswith(magic):
+            return kind
+    return "bzip2" if BZIP2_MAGIC.match(head) else None
+
+
+def misnamed(path: str, kind: str) -> str:
+    """Why a compressed input whose name does not say so is refused, and what to do."""
+    if kind in ENDING:
+        return f"{path}: is {kind}-compressed, but its name does not end in {ENDING[kind]}: rename it"
+    return f"{path}: is {kind}-compressed, which tricklog does not read (gzip and Zstandard only): decompress it first"
+
+
 #: The JSON Lines files a folder given as an input stands for, by their endings.
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 
@@ -580,8 +647,7 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
     try:
         value = orjson.loads(line)
     except orjson.JSONDecodeError as e:
-        reason = "not valid UTF-8" if "utf-8" in str(e).lower() else f"not valid JSON ({e})"
-        return _malformed(file, number, line, f"line {number} is {reason}")
+        return _malformed(file, number, line, f"line {number} is {_why_not_json(e)}")
     if not isinstance(value, dict):
         kinds: dict[type, str] = {list: "an array", str: "a string"}
         kind = kinds.get(type(value), type(value).__name__)
@@ -591,6 +657,18 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
         violation = Violation("schema", f"line {number} {unstorable}", file=file, line=number)
         return SourceItem(file, number, line, None, [violation])
     return SourceItem(file, number, None, value)
+
+
+def _why_not_json(error: orjson.JSONDecodeError) -> str:
+    """What is wrong with a line orjson cannot read, in a few words.
+
+    >>> _why_not_json(orjson.JSONDecodeError("UTF-8 byte order mark (BOM) is not supported", "", 0))
+    'not valid JSON: it starts with a byte order mark (BOM), which only the first line of a file may have'
+    """
+    text = str(error)
+    if "byte order mark" in text:
+        return "not valid JSON: it starts with a byte order mark (BOM), which only the first line of a file may have"
+    return "not valid UTF-8" if "utf-8" in text.lower() else f"not valid JSON ({text})"
 
 
 def storable_problem(value: object) -> str | None:

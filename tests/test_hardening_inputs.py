@@ -3,6 +3,7 @@ with odd entries.  Every case ends in a clear refusal or a clean account."""
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import json
 import os
@@ -238,3 +239,62 @@ def test_stdin_or_a_fifo_given_twice_is_refused_at_once(tmp_path: Path, command:
         f"the same stream as {fifo}; a stream (stdin, a pipe) can be read once"
     )
     assert not Path(out).exists()
+
+
+def test_a_load_of_no_line_says_so(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    blank = tmp_path / "blank.jsonl"
+    blank.write_bytes(b"\n  \n\n")
+    proc = run_cli("load", str(empty), str(blank), "--db", str(tmp_path / "w.duckdb"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith(
+        "0 lines = 0 games loaded + 0 already present + 0 quarantined;"
+        " 0 violations recorded (the inputs hold no line: nothing to load)"
+    )
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst"])
+def test_compressed_stdin_is_read_decompressed(tmp_path: Path, suffix: str) -> None:
+    """A stream has no name to tell its compression: its first bytes do (it was
+    read as lines of compressed bytes, every one malformed)."""
+    packed = _packed(suffix)
+    plain = subprocess.run(
+        [*TRICKLOG, "validate", "-", "--json"], input=DATA, capture_output=True, timeout=600
+    )
+    for command in (("validate", "-", "--json"), ("validate", "-", "--json", "--jobs", "1")):
+        proc = subprocess.run([*TRICKLOG, *command], input=packed, capture_output=True, timeout=600)
+        assert proc.returncode == plain.returncode, proc.stderr
+        assert orjson.loads(proc.stdout) == orjson.loads(plain.stdout)
+    db = tmp_path / "w.duckdb"
+    loaded = subprocess.run(
+        [*TRICKLOG, "load", "-", "--db", str(db)], input=packed, capture_output=True, timeout=600
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    assert counts(db)["games"] == len(GAMES)
+
+
+def test_a_compressed_input_its_name_does_not_tell_is_refused(tmp_path: Path) -> None:
+    renamed = tmp_path / "games.jsonl"
+    renamed.write_bytes(_packed(".gz"))
+    bzipped = tmp_path / "games.jsonl.bz2"
+    bzipped.write_bytes(bz2.compress(DATA))
+    for command in (
+        ("validate",),
+        ("load", "--db", str(tmp_path / "w.duckdb")),
+        ("convert", "-o", "x.jsonl"),
+    ):
+        proc = run_cli(command[0], str(renamed), *command[1:], cwd=tmp_path)
+        assert proc.returncode == 2 and proc.stderr.strip() == (
+            f"tricklog: {renamed}: is gzip-compressed, but its name does not end in .gz: rename it"
+        )
+        proc = run_cli(command[0], str(bzipped), *command[1:], cwd=tmp_path)
+        assert proc.returncode == 2 and "is bzip2-compressed, which tricklog does not read" in proc.stderr
+        piped = subprocess.run(
+            [*TRICKLOG, command[0], "-", *command[1:]],
+            input=bzipped.read_bytes(),
+            capture_output=True,
+            cwd=tmp_path,
+        )
+        assert piped.returncode == 2 and b"-: is bzip2-compressed" in piped.stderr
+    assert not (tmp_path / "w.duckdb").exists() or counts(tmp_path / "w.duckdb")["games"] == 0

@@ -37,12 +37,15 @@ import orjson
 
 from pipeline.atomic import refuse_overwriting, scratch_folder
 from pipeline.sources import (
+    ENDING,
     STDIN,
     SourceItem,
     bounded_chunks,
+    compression_of,
     expand_inputs,
     is_stream,
     iter_lines,
+    misnamed,
     open_binary,
     parse_line,
     read_jsonl,
@@ -133,7 +136,11 @@ class LoadSummary:
 
     def describe(self) -> str:
         """One line saying where every input line went."""
-        news = " (nothing new: every line was already loaded)" if self.lines == self.already_present else ""
+        news = ""
+        if not self.lines:
+            news = " (the inputs hold no line: nothing to load)"
+        elif self.lines == self.already_present:
+            news = " (nothing new: every line was already loaded)"
         return (
             f"{self.db}: run {self.run_id}: {self.lines} lines = {self.games_loaded} games loaded"
             f" + {self.already_present} already present + {self.quarantined} quarantined;"
@@ -332,7 +339,15 @@ def _spool(name: str, spool: Path) -> str:
         finally:
             if source is not sys.stdin.buffer:
                 source.close()
-    return str(path)
+    with open(path, "rb") as copied:
+        kind = compression_of(copied.read(16))
+    if kind is None or path.name.endswith(ENDING.get(kind, "-")):
+        return str(path)
+    if kind not in ENDING:
+        raise TricklogError(misnamed(name, kind))
+    named = path.with_name(path.name + ENDING[kind])  # a stream has no name to tell: its first bytes do
+    path.rename(named)
+    return str(named)
 
 
 def _raw_bytes(prepared: Prepared) -> int:
