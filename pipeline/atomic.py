@@ -45,6 +45,8 @@ from typing import IO, cast
 from pipeline.violations import TricklogError, failure
 
 TEMP_INFIX = ".tmp-"
+#: An output named ``-`` is the command's stdout.
+STDOUT = "-"
 #: :func:`fill_folder` writes into ``TARGET/.tricklog.tmp-PID-*``.
 FILL_NAME = "tricklog"
 
@@ -57,7 +59,7 @@ def write_error(path: Path | str, error: OSError) -> TricklogError:
 @contextlib.contextmanager
 def atomic_file(path: Path) -> Iterator[IO[bytes]]:
     """A binary stream whose content replaces ``path`` only when the block ends
-    without error.  This process's own stdout or stderr, by any name (``/dev/stdout``,
+    without error.  This process's own stdout or stderr, by any name (``-``, ``/dev/stdout``,
     ``/dev/fd/1``), is written where it stands, as a shell's redirection left it;
     another pipe or device (:func:`is_pipe_or_device`: a FIFO) is written in place."""
     own = _own_stream(Path(path))
@@ -151,7 +153,11 @@ def is_pipe_or_device(path: str | Path) -> bool:
 
 
 def _own_stream(path: Path) -> IO[bytes] | None:
-    """This process's stdout or stderr when ``path`` names it (its file, pipe or terminal)."""
+    """This process's stdout or stderr when ``path`` names it (its file, pipe or
+    terminal); ``-`` is stdout."""
+    if str(path) == STDOUT:
+        sys.stdout.flush()
+        return cast(IO[bytes], sys.stdout.buffer)
     try:
         named = os.stat(path)
     except OSError:

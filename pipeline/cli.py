@@ -128,9 +128,9 @@ def simulate(
         str | None,
         typer.Option(help="A rule preset of the game (Euchre: cards4net, pagat, french or mixed)."),
     ] = None,
-    output: Annotated[Path, typer.Option("-o", "--output", help="The JSON Lines file to write.")] = Path(
-        "simulated.jsonl"
-    ),
+    output: Annotated[
+        Path, typer.Option("-o", "--output", help="The JSON Lines file to write (- for stdout).")
+    ] = Path("simulated.jsonl"),
     corrupt: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of games given one known fault (0-1).")
     ] = 0.0,
@@ -144,7 +144,7 @@ def simulate(
         fail(str(e))
     except OSError as e:
         fail(f"{output}: cannot write: {failure(e)}")
-    typer.echo(f"wrote {result.games} games to {output}", err=True)
+    typer.echo(f"wrote {result.games} games to {'stdout' if str(output) == '-' else output}", err=True)
     if corrupt:
         typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
 
@@ -318,7 +318,7 @@ def convert(
     ],
     from_: FromOption = "auto",
     output: Annotated[
-        Path, typer.Option("-o", "--output", help="The JSON Lines file of records to write.")
+        Path, typer.Option("-o", "--output", help="The JSON Lines file of records to write (- for stdout).")
     ] = Path("converted.jsonl"),
     max_line_bytes: MaxLineOption = MAX_LINE_BYTES,
 ) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from pipeline.atomic import atomic_file
+from pipeline.atomic import STDOUT, atomic_file
 from pipeline.cores import usable_cores
 from pipeline.faults import Corruption, CorruptionPlanner, FaultPlanter
 from pipeline.violations import TricklogError
@@ -126,6 +126,8 @@ class Harness:
         """
         if not 0.0 <= corrupt_rate <= 1.0:
             raise TricklogError(f"--corrupt must be a rate between 0 and 1, not {corrupt_rate}")
+        if corrupt_rate > 0 and str(path) == STDOUT:
+            raise TricklogError("--corrupt lists its faults in a file beside the games: give -o a file name")
         if preset is None:
             preset = self.default_preset
         self.check_preset(preset)

@@ -277,3 +277,19 @@ def test_worker_processes_write_the_same_file(tmp_path: Path) -> None:
     write_simulation(one, 25, seed=6, preset="mixed", corrupt_rate=0.2, workers=1)
     write_simulation(two, 25, seed=6, preset="mixed", corrupt_rate=0.2, workers=2)
     assert one.read_bytes() == two.read_bytes()
+
+
+def test_simulate_to_stdout_writes_the_file_it_would_write(tmp_path: Path) -> None:
+    """``-o -`` is stdout (it wrote a file named ``-``); --corrupt, which lists its
+    faults beside the games, needs a file name."""
+    from cli import run
+
+    file = tmp_path / "games.jsonl"
+    assert run("simulate", "--games", "5", "--seed", "3", "-o", str(file)).returncode == 0
+    piped = run("simulate", "--games", "5", "--seed", "3", "-o", "-", cwd=tmp_path)
+    assert piped.returncode == 0
+    assert piped.stdout == file.read_text()
+    assert piped.stderr.strip() == "wrote 5 games to stdout"
+    assert not (tmp_path / "-").exists()
+    corrupt = run("simulate", "--games", "5", "--corrupt", "0.5", "-o", "-", cwd=tmp_path)
+    assert corrupt.returncode == 2 and "give -o a file name" in corrupt.stderr

@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 import orjson
 
-from pipeline.atomic import atomic_file, atomic_path, write_error
+from pipeline.atomic import STDOUT, atomic_file, atomic_path, write_error
 from pipeline.violations import TricklogError, failure
 from pipeline.warehouse.ddl import WarehouseError
 from pipeline.warehouse.guard import ALLOWED, QueryFailed, QueryRefused, check_statements, one_line
@@ -197,6 +197,8 @@ def write_batches(frames: Iterator[pl.DataFrame], fmt: str, out: Path | None) ->
     if fmt not in FORMATS:
         raise WarehouseError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     try:
+        if out is not None and str(out) == STDOUT:
+            out = None
         if fmt == "parquet":
             if out is None:
                 raise WarehouseError("--format parquet needs an output file: -o FILE.parquet")
