@@ -652,7 +652,7 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
         kinds: dict[type, str] = {list: "an array", str: "a string"}
         kind = kinds.get(type(value), type(value).__name__)
         return _malformed(file, number, line, f"line {number} is {kind}, not a JSON object")
-    unstorable = storable_problem(value)
+    unstorable = storable_problem(value) or _wide_integer(line)
     if unstorable is not None:
         violation = Violation("schema", f"line {number} {unstorable}", file=file, line=number)
         return SourceItem(file, number, line, None, [violation])
@@ -669,6 +669,41 @@ def _why_not_json(error: orjson.JSONDecodeError) -> str:
     if "byte order mark" in text:
         return "not valid JSON: it starts with a byte order mark (BOM), which only the first line of a file may have"
     return "not valid UTF-8" if "utf-8" in text.lower() else f"not valid JSON ({text})"
+
+
+#: 20 digits or more: a whole number orjson may read as a float (past 64 bits).
+_LONG_DIGITS = re.compile(rb"\d{20,}")
+
+
+def _wide_integer(line: bytes) -> str | None:
+    """Why a line holding a whole number orjson reads only approximately (one
+    past 64 bits, read as a float) cannot be kept as it is; None for most lines.
+
+    >>> _wide_integer(b'{"id": 123456789012345678901234567890}')
+    'holds 123456789012345678901234567890, a whole number past 64 bits that cannot be kept exactly'
+    >>> _wide_integer(b'{"id": "123456789012345678901234567890", "n": 18446744073709551615}') is None
+    True
+    """
+    if _LONG_DIGITS.search(line) is None:
+        return None
+    import json
+
+    wide: list[int] = []
+
+    def keep(text: str) -> int:
+        number = int(text)
+        if not -(1 << 63) <= number < 1 << 64:
+            wide.append(number)
+        return number
+
+    try:
+        json.loads(line, parse_int=keep)
+    except ValueError:  # orjson read it: a number of thousands of digits, past what int() reads
+        return "holds a whole number of thousands of digits, which cannot be kept exactly"
+    if not wide:
+        return None
+    shown = str(wide[0]) if len(str(wide[0])) <= 40 else f"{str(wide[0])[:37]}..."
+    return f"holds {shown}, a whole number past 64 bits that cannot be kept exactly"
 
 
 def storable_problem(value: object) -> str | None:

@@ -298,3 +298,21 @@ def test_a_compressed_input_its_name_does_not_tell_is_refused(tmp_path: Path) ->
         )
         assert piped.returncode == 2 and b"-: is bzip2-compressed" in piped.stderr
     assert not (tmp_path / "w.duckdb").exists() or counts(tmp_path / "w.duckdb")["games"] == 0
+
+
+def test_a_whole_number_past_64_bits_is_quarantined_not_rounded(tmp_path: Path) -> None:
+    """orjson reads it as a float: kept in ``extra`` it lost its last digits, and
+    two records differing only there had one content hash."""
+    record = orjson.loads(GAMES[0])
+    wide = {**record, "game_id": "wide", "site_id": 12345678901234567890123}
+    fits = {**record, "game_id": "fits", "site_id": 18446744073709551615, "hash": "1" * 40}
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in (fits,)) + json.dumps(wide).encode() + b"\n")
+    db = tmp_path / "w.duckdb"
+    proc = run_cli("load", str(games), "--db", str(db))
+    assert proc.returncode == 1, proc.stderr
+    assert counts(db)["games"] == 1 and counts(db)["quarantine"] == 1
+    reasons = run_cli("sql", "select code, message from quarantine", "--db", str(db), "-f", "csv").stdout
+    assert 'schema,"line 2 holds 12345678901234567890123, a whole number past 64 bits' in reasons
+    kept = run_cli("sql", "select extra from games", "--db", str(db), "-f", "csv").stdout
+    assert "18446744073709551615" in kept
