@@ -21,6 +21,7 @@ from rich.table import Table
 from pipeline.atomic import atomic_file, refuse_overwriting
 from pipeline.games import all_codes
 from pipeline.sources import ByteMeter, expand_inputs, input_size, metered
+from pipeline.streams import terminal_text
 from pipeline.validate import CheckedGame, ValidationSummary
 from pipeline.violations import Violation
 
@@ -83,10 +84,15 @@ class ValidateView:
         for v in self.first:
             where = f"{v.file}:{v.line}" if v.line is not None else (v.file or "")
             game = f" {v.game_id}" if v.game_id else ""
-            line = f"  {escape(where + game)} [bold]{v.code}[/] {escape(v.path)}: {escape(v.message)}"
+            line = f"  {_shown(where + game)} [bold]{v.code}[/] {_shown(v.path)}: {_shown(v.message)}"
             console.print(line, soft_wrap=True)
         if self.violations_path is None and summary.violations > len(self.first):
             console.print("  ... (write them all with --violations FILE)")
+
+
+def _shown(text: str) -> str:
+    """Text from the logs in a line of rich markup, as written (no markup, no terminal control)."""
+    return escape(terminal_text(text))
 
 
 def _print_limits(console: Console, summary: ValidationSummary) -> None:
@@ -98,7 +104,7 @@ def _print_limits(console: Console, summary: ValidationSummary) -> None:
             "hand could not be checked there."
         )
     if summary.unknown_fields:
-        fields = ", ".join(f"{escape(name)} ({n})" for name, n in summary.unknown_fields.most_common())
+        fields = ", ".join(f"{_shown(name)} ({n})" for name, n in summary.unknown_fields.most_common())
         console.print(f"[yellow]note[/] fields the record spec does not name (kept when loaded): {fields}")
 
 

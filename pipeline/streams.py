@@ -66,3 +66,16 @@ def silence(stream: object) -> None:
             sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
         elif stream is sys.stderr:
             sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+def terminal_text(text: str) -> str:
+    r"""Text from the logs as a terminal shows it as written: each character that
+    is not printable (ESC, which would start a sequence the terminal obeys, a
+    line break, NUL) as its Python escape.
+
+    >>> terminal_text("g-1\x1b]0;PWNED\x07 \n Zoë 🂡")
+    'g-1\\x1b]0;PWNED\\x07 \\n Zoë 🂡'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)

@@ -11,6 +11,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import orjson
 import pytest
 from cli import TRICKLOG
 from warehouse_helpers import assert_refused, counts, run_cli, small_warehouse, valid_lines
@@ -191,3 +192,22 @@ def test_a_stderr_that_cannot_be_written_still_exits_2(tmp_path: Path) -> None:
         [*TRICKLOG, "validate", str(tmp_path / "nosuch.jsonl")], timeout=600, preexec_fn=lambda: os.close(2)
     )
     assert closed.returncode == 2
+
+
+def test_control_characters_from_the_logs_never_reach_the_terminal(tmp_path: Path) -> None:
+    """A game id holding ESC sequences (retitling, recolouring the terminal) is
+    shown escaped by validate and by sql's table; csv and json stay exact."""
+    record = orjson.loads(valid_lines()[0])
+    record["game_id"] = "g\x1b]0;PWNED\x07\x1b[31mX"
+    record["final_score"] = [0, 0]  # a violation, so that validate lists the game
+    games = tmp_path / "esc.jsonl"
+    games.write_bytes(orjson.dumps(record) + b"\n")
+    shown = run_cli("validate", str(games))
+    assert shown.returncode == 1
+    assert "\x1b" not in shown.stdout and "\\x1b]0;PWNED\\x07\\x1b[31mX" in shown.stdout
+    db = tmp_path / "w.duckdb"
+    assert run_cli("load", str(games), "--db", str(db)).returncode == 1
+    table = run_cli("sql", "select game_id from games", "--db", str(db))
+    assert "\x1b" not in table.stdout and "\\x1b[31mX" in table.stdout
+    exact = run_cli("sql", "select game_id from games", "--db", str(db), "-f", "json")
+    assert orjson.loads(exact.stdout) == [{"game_id": record["game_id"]}]

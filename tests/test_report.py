@@ -22,7 +22,7 @@ from report_oracle import expected_extras, expected_summary
 from typer.testing import CliRunner, Result
 
 from pipeline.cli import app
-from pipeline.report.markdown_text import md_plain, md_text
+from pipeline.report.markdown_text import CONTROLS, md_plain, md_text
 from pipeline.report.stats import mean_interval, wilson
 
 FIXTURES = Path(__file__).parent / "fixtures" / "spec-examples"
@@ -329,12 +329,16 @@ def test_names_from_the_logs_are_text_in_the_page_and_the_markdown(tmp_path: Pat
 @given(st.text())
 def test_markdown_text_shows_any_text_and_gives_it_back(text: str) -> None:
     """Every character Markdown could read as markup is escaped (a backslash an odd
-    number of backslashes before it), and the escaping undone is the text."""
+    number of backslashes before it), every control character or line break is a
+    numeric reference (an unescaped ``&``), and the escaping undone is the text."""
     shown = md_text(text)
     assert md_plain(shown) == text
+    assert not any(c in shown for c in "\n\r\x00\x1b\u2028")
     for active in re.finditer(r"[`*\[\]<>&|~]", shown):
         backslashes = len(shown[: active.start()]) - len(shown[: active.start()].rstrip("\\"))
-        assert backslashes % 2 == 1, (text, shown)
+        if backslashes % 2 == 0:  # not escaped: a control character's reference
+            reference = re.match(r"&#(\d+);", shown[active.start() :])
+            assert reference is not None and int(reference.group(1)) in CONTROLS, (text, shown)
 
 
 def test_missing_warehouse_is_a_usage_error(tmp_path: Path) -> None:

@@ -310,16 +310,19 @@ def render_table(frame: pl.DataFrame, limit: int = TABLE_ROWS, total: int | None
     """A result as a rich text table (at most ``limit`` rows, then a note of its
     ``total`` rows, by default the frame's).  Names and values are shown as they
     are: as rich markup, ``[bot] Ann`` lost its ``[bot]`` and a ``[/x]`` stopped the
-    command with a traceback."""
+    command with a traceback; a character that is not printable (ESC, which the
+    terminal would obey, a line break) is shown as its escape."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from pipeline.streams import terminal_text
+
     table = Table(show_lines=False)
     for name in frame.columns:
-        table.add_column(Text(name))
+        table.add_column(Text(terminal_text(name)))
     for row in frame.head(limit).iter_rows():
-        table.add_row(*(Text("" if v is None else str(v)) for v in row))
+        table.add_row(*(Text("" if v is None else terminal_text(str(v))) for v in row))
     console = Console(record=True, width=max(80, min(250, 12 * len(frame.columns))), file=io.StringIO())
     console.print(table)
     total = frame.height if total is None else total
