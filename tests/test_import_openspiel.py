@@ -379,3 +379,24 @@ def test_load_takes_openspiel_histories_into_the_warehouse(tmp_path: Path) -> No
         ).fetchall()[0]
     assert (games, sources, hands) == (lines, 1, lines)
     assert plays > 0
+
+
+def test_histories_loaded_again_in_another_order_or_twice_are_already_present(tmp_path: Path) -> None:
+    """Where a history was read (its file, its line) is provenance: the sample's
+    lines reversed, and a history given twice, were each quarantined as a game
+    'with different content'."""
+    from pipeline.warehouse.api import load
+
+    db = tmp_path / "w.duckdb"
+    lines = [line for line in SAMPLE.read_bytes().splitlines() if line.strip()]
+    first = load([str(SAMPLE)], db)
+    assert first.games_loaded == len(lines)
+    reversed_copy = tmp_path / "reversed.jsonl"
+    reversed_copy.write_bytes(b"\n".join([*reversed(lines), lines[0]]) + b"\n")
+    again = load([str(reversed_copy)], db)
+    assert (again.lines, again.games_loaded, again.already_present, again.quarantined) == (
+        len(lines) + 1,
+        0,
+        len(lines) + 1,
+        0,
+    )

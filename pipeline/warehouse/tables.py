@@ -132,20 +132,28 @@ def arrow_rows(rows: Sequence[tuple[Any, ...]], model: type[pa.DataFrameModel]) 
     )
 
 
+#: What an imported record's ``origin`` says of where it was read, not of the game.
+PROVENANCE = frozenset(("file", "line"))
+
+
 def content_hash(record: dict[str, Any]) -> str:
     """SHA-256 of a record as canonical JSON (sorted keys): same game, same hash.
 
-    The name of the file an imported game was read from (``origin.file``) is
-    provenance, not content: a byte-identical copy under another name is the
-    same game (already present), not a game "with different content".
+    Where an imported game was read from (``origin.file``, and ``origin.line``
+    for an OpenSpiel or TarotClub game a line of a file) is provenance, not
+    content: a copy under another name, or in another order, is the same game
+    (already present), not a game "with different content".
 
     >>> a = {"game_id": "g", "origin": {"format": "egn", "file": "a.egn"}}
     >>> content_hash(a) == content_hash({"game_id": "g", "origin": {"format": "egn", "file": "copy of a.egn"}})
     True
+    >>> b = {"game_id": "h", "origin": {"format": "openspiel", "file": "a.jsonl", "line": 3}}
+    >>> content_hash(b) == content_hash({"game_id": "h", "origin": {"format": "openspiel", "file": "b", "line": 1}})
+    True
     """
     origin = record.get("origin")
-    if isinstance(origin, dict) and "file" in origin:
-        record = {**record, "origin": {k: v for k, v in origin.items() if k != "file"}}
+    if isinstance(origin, dict) and not PROVENANCE.isdisjoint(origin):
+        record = {**record, "origin": {k: v for k, v in origin.items() if k not in PROVENANCE}}
     return hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
