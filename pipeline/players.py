@@ -109,6 +109,10 @@ def _from_csv(path: Path, text: str) -> PlayerMap:
         if len(row) < 2:
             raise PlayersFileError(f"{path}: line {number}: expected name,canonical")
         name, canonical = row[0], row[1].strip()
+        before = aliases.get(name, "" if name in placeholders else None)
+        if before is not None and before != canonical:  # TOML refuses a key given twice too
+            said = f"maps it to {before!r}" if before else "makes it a placeholder"
+            raise PlayersFileError(f"{path}: line {number}: {name!r} is given again; an earlier line {said}")
         if canonical:
             aliases[name] = canonical
         else:

@@ -92,6 +92,20 @@ def test_players_file_as_csv_and_its_errors(tmp_path: Path) -> None:
         read_players(bad)
     made = tricklog("report", "--db", str(tmp_path / "none.duckdb"), "--players", str(bad))
     assert made.exit_code == 2 and "name,canonical" in made.stderr
+    # a name given twice alike is one row; given two ways, refused as TOML refuses it
+    same = tmp_path / "same.csv"
+    same.write_text("name,canonical\nanna,ana\nanna,ana\n")
+    assert read_players(same).aliases == {"anna": "ana"}
+    for rows, said in (
+        ("anna,ana\nanna,ann", "maps it to 'ana'"),
+        ("Guest,\nGuest,ben", "makes it a placeholder"),
+    ):
+        twice = tmp_path / "twice.csv"
+        twice.write_text(f"name,canonical\n{rows}\n")
+        with pytest.raises(
+            PlayersFileError, match=f"line 3: '(anna|Guest)' is given again; an earlier line {said}"
+        ):
+            read_players(twice)
 
 
 def test_first_dealer_counts_only_games_from_nil_nil(tmp_path: Path) -> None:

@@ -24,11 +24,7 @@ def store_players(db: str | Path, players: PlayerMap) -> int:
     con = connect(db, read_only=False)
     try:
         con.begin()
-        for name, canonical, placeholder in players.rows():
-            con.execute(
-                "insert or replace into player_names (name, canonical, placeholder) values (?, ?, ?)",
-                [name, canonical, placeholder],
-            )
+        _insert_or_replace(con, "player_names", players)
         con.commit()
     finally:
         con.close()
@@ -50,5 +46,24 @@ def install_identity(con: duckdb.DuckDBPyConnection) -> None:
 
 def add_identity(con: duckdb.DuckDBPyConnection, players: PlayerMap) -> None:
     """A report's own players file, over the stored one (this session only)."""
-    for name, canonical, placeholder in players.rows():
-        con.execute("insert or replace into player_identity values (?, ?, ?)", [name, canonical, placeholder])
+    _insert_or_replace(con, "player_identity", players)
+
+
+def _insert_or_replace(con: duckdb.DuckDBPyConnection, table: str, players: PlayerMap) -> None:
+    """A players file's rows into ``table`` in one statement, through Arrow (a
+    statement a row took 20 s for 10,000 names); of a name given twice, the last."""
+    import pyarrow as pa
+
+    last = {name: (canonical, placeholder) for name, canonical, placeholder in players.rows()}
+    rows = pa.table(
+        {
+            "name": pa.array(list(last), pa.string()),
+            "canonical": pa.array([c for c, _ in last.values()], pa.string()),
+            "placeholder": pa.array([p for _, p in last.values()], pa.bool_()),
+        }
+    )
+    con.register("_players_rows", rows)
+    try:
+        con.execute(f"insert or replace into {table} select name, canonical, placeholder from _players_rows")
+    finally:
+        con.unregister("_players_rows")
