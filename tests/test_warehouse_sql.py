@@ -133,6 +133,24 @@ def test_parquet_export_round_trip(db: Path, tmp_path: Path) -> None:
     assert (out / "euchre" / "plays" / "source=variant-oracle").is_dir()
 
 
+def test_a_source_too_long_for_a_file_name_is_exported(tmp_path: Path) -> None:
+    """A source is free text: a 300-character one made export fail ('File name too
+    long'); its partition is named by its beginning and a hash, games keeps it whole."""
+    long_source = "S" * 300
+    record = {**orjson.loads(valid_lines()[0]), "source": long_source}
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(orjson.dumps(record) + b"\n")
+    db = tmp_path / "w.duckdb"
+    load([str(games)], db)
+    out = tmp_path / "parquet"
+    proc = run_cli("export", "--db", str(db), "--parquet", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (folder,) = (out / "euchre" / "hands").iterdir()
+    assert folder.name.startswith("source=" + "S" * 16 + "~") and len(folder.name) < 60
+    exported = pl.read_parquet(out / "games")
+    assert exported["source"].to_list() == [long_source]
+
+
 def stored_rows(con: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(con.execute(f"select count(*) from {table}").fetchall()[0][0])
 

@@ -3,8 +3,9 @@
 ``DIR/<table>/part-0.parquet`` for every core table and
 ``DIR/<game>/<table>/part-0.parquet`` for each game's; a game's big tables
 (Euchre's ``hands`` and ``plays``) are partitioned by the game's source, Hive
-style (``DIR/euchre/hands/source=<s>/...``, ``unknown`` when the record had none), so DuckDB, polars and Spark read them
-alike.  JSON columns are written as text (Spark cannot read Parquet's JSON
+style (``DIR/euchre/hands/source=<s>/...``, ``unknown`` when the record had none;
+a source too long for a file name by its beginning and a hash: :data:`PARTITION_SOURCE`),
+so DuckDB, polars and Spark read them alike.  JSON columns are written as text (Spark cannot read Parquet's JSON
 type).  Results are streamed from DuckDB through Arrow record batches.
 """
 
@@ -34,6 +35,17 @@ CORE_EXPORTS: dict[str, str] = {
 }
 
 
+#: A game's source as its partition's folder name: the source itself, or, when
+#: its escaped name could pass the 255 bytes a file name may have (the source is
+#: free text: a URL, a sentence), its first 16 characters, ``~`` and a hash of it.
+#: ``games.source`` keeps it whole.
+PARTITION_SOURCE = """case
+    when g.source is null then 'unknown'
+    when octet_length(encode(g.source)) * 3 > 180 then left(g.source, 16) || '~' || left(sha256(g.source), 16)
+    else g.source
+end"""
+
+
 @dataclass(frozen=True, slots=True)
 class Export:
     """One table as exported: its folder under the export, its query, partitioned by source or not."""
@@ -51,10 +63,7 @@ def exports() -> list[Export]:
         for table in tables.models:
             name = tables.qualified(table)
             if table in tables.partitioned:
-                query = (
-                    f"select t.*, coalesce(g.source, 'unknown') as source from {name} t "
-                    "join main.games g using (game_id)"
-                )
+                query = f"select t.*, {PARTITION_SOURCE} as source from {name} t join main.games g using (game_id)"
                 out.append(Export(f"{tables.schema}/{table}", name, query, partitioned=True))
             else:
                 out.append(Export(f"{tables.schema}/{table}", name, f"select * from {name}"))
