@@ -53,6 +53,11 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_ERROR)
 
 
+def _named(output: Path) -> str:
+    """An output as a message names it: ``-`` is stdout."""
+    return "stdout" if str(output) == "-" else str(output)
+
+
 def say(message: str) -> None:
     """A message on stderr; a stderr that cannot be written (full, closed) loses
     it, and the exit code still tells."""
@@ -144,7 +149,7 @@ def simulate(
         fail(str(e))
     except OSError as e:
         fail(f"{output}: cannot write: {failure(e)}")
-    typer.echo(f"wrote {result.games} games to {'stdout' if str(output) == '-' else output}", err=True)
+    typer.echo(f"wrote {result.games} games to {_named(output)}", err=True)
     if corrupt:
         typer.echo(f"{len(result.corruptions)} corrupted games listed in {result.corruptions_path}", err=True)
 
@@ -331,7 +336,7 @@ def convert(
             result = convert_inputs(paths, from_, output)
     except TricklogError as e:
         fail(str(e))
-    typer.echo(f"wrote {result.records} games to {output}", err=True)
+    typer.echo(f"wrote {result.records} games to {_named(output)}", err=True)
     for v in result.problems:
         typer.echo(f"{v.file}:{v.line or ''} {v.code}: {v.message}", err=True)
     if result.skipped:

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from pipeline.atomic import atomic_file, refuse_overwriting
+from pipeline.games import game_for_record, unclaimed
 from pipeline.sources import expand_inputs
 from pipeline.validate import check_format, read_inputs
 from pipeline.violations import Violation
@@ -28,7 +29,8 @@ class ConversionResult:
 
 
 def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
-    """Write every game of the inputs as one euchre/1 line of ``output``."""
+    """Write every game of the inputs as one line of its game's record (euchre/1,
+    tarot/1) in ``output``; an item that is no game's record is left out, said."""
     check_format(fmt)
     refuse_overwriting(output, expand_inputs(paths))
     result = ConversionResult()
@@ -36,6 +38,10 @@ def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
         for item in read_inputs(paths, fmt):
             result.problems.extend(v.at(file=item.file, line=item.line) for v in item.violations)
             if item.record is None:
+                result.skipped += 1
+                continue
+            if game_for_record(item.record) is None:  # a line of JSON, but no game's record
+                result.problems.append(unclaimed(item.record).at(file=item.file, line=item.line))
                 result.skipped += 1
                 continue
             out.write(orjson.dumps(item.record) + b"\n")

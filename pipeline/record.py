@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 Options = TypeVar("Options", bound="DataclassInstance")
 
 
-def record_game_id(record: dict[str, Any]) -> str | None:
+def record_game_id(record: Mapping[str, Any]) -> str | None:
     """The record's ``game_id`` when it is a non-empty string, else None."""
     game_id = record.get("game_id")
     return game_id if isinstance(game_id, str) and game_id else None

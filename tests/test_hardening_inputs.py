@@ -316,3 +316,16 @@ def test_a_whole_number_past_64_bits_is_quarantined_not_rounded(tmp_path: Path) 
     assert 'schema,"line 2 holds 12345678901234567890123, a whole number past 64 bits' in reasons
     kept = run_cli("sql", "select extra from games", "--db", str(db), "-f", "csv").stdout
     assert "18446744073709551615" in kept
+
+
+def test_convert_leaves_out_lines_that_are_no_games_record(tmp_path: Path) -> None:
+    """--from euchre on an OpenSpiel history, or any JSON object, was copied as it
+    stood and counted as a game converted (exit 0)."""
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(GAMES[0] + b"\n" + b'{"a": 1}\n' + OPENSPIEL.read_bytes().splitlines()[0] + b"\n")
+    out = tmp_path / "out.jsonl"
+    proc = run_cli("convert", "--from", "euchre", str(mixed), "-o", str(out))
+    assert proc.returncode == 1
+    assert out.read_bytes().splitlines() == [orjson.dumps(orjson.loads(GAMES[0]))]
+    assert "wrote 1 games" in proc.stderr and "2 input item(s) could not be converted" in proc.stderr
+    assert f"{mixed}:2 schema: format is missing" in proc.stderr

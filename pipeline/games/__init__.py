@@ -29,6 +29,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pipeline.record import record_game_id
 from pipeline.violations import Violation
 
 if TYPE_CHECKING:
@@ -277,12 +278,16 @@ def replay_record(record: dict[str, Any]) -> Replay:
     game = game_for_record(record)
     if game is not None:
         return game.replay(record)
-    raw_id = record.get("game_id")
-    game_id = raw_id if isinstance(raw_id, str) and raw_id else None
+    return UnclaimedRecord(record_game_id(record), [unclaimed(record)])
+
+
+def unclaimed(record: Mapping[str, Any]) -> Violation:
+    """The ``schema`` violation of a record no installed game claims, naming the
+    formats that are installed."""
     fmt = record.get("format")
     said = "format is missing" if fmt is None else f"format {fmt!r} is not a game tricklog knows"
     message = f"{said}; the installed games read {', '.join(map(repr, record_formats()))}"
-    return UnclaimedRecord(game_id, [Violation("schema", message, game_id, None, "format")])
+    return Violation("schema", message, record_game_id(record), None, "format")
 
 
 @dataclass(frozen=True, slots=True)
