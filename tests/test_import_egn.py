@@ -177,6 +177,25 @@ def test_fields_map_onto_the_record() -> None:
     assert second["bids"][4:] == [{"seat": 1, "call": "pass"}, {"seat": 2, "call": "C"}]
 
 
+@pytest.mark.parametrize(
+    ("change", "path", "phrase"),
+    [
+        ({"date": 20260517}, "metadata.date", "must be a date as text, not 20260517: it was left out"),
+        ({"ruleset": "std"}, "metadata.ruleset", "must be an object, not 'std': the default rules were used"),
+        ({"players": [f"p{i}" for i in range(10)]}, "metadata.players", "10 players are named"),
+    ],
+)
+def test_metadata_read_otherwise_is_said(change: dict[str, Any], path: str, phrase: str) -> None:
+    """A date that is no text was dropped, a ruleset that is no object ignored and
+    ten players cut to four, each without a word (exit 0)."""
+    document = load("standard.egn")
+    document["metadata"].update(change)
+    (item,) = read_items(document)
+    assert item.record is not None
+    (said,) = [v for v in item.violations if v.code == "schema"]
+    assert said.path == path and phrase in said.message
+
+
 def test_ruleset_maps_onto_rule_options() -> None:
     (item,) = items("left-of-loner.egn")
     assert item.record is not None

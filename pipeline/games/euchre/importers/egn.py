@@ -243,6 +243,7 @@ def _read_game(
     stretches = _convert_deals(game, deals)
     _check_num_deals(game, len(deals), whole=len(stretches) == 1)
     base = _base_record(game, metadata, players or metadata.get("players"))
+    _check_metadata(game, metadata, players or metadata.get("players"))
     records = _assemble(game, base, metadata, stretches)
     if not records and not game.violations:  # no deal recorded: a game with no hands
         records = [({**base, "hands": []}, [])]
@@ -251,6 +252,35 @@ def _read_game(
         return
     for k, (record, findings) in enumerate(records):
         yield SourceItem(path, line, None, record, (game.violations if k == 0 else []) + findings)
+
+
+def _check_metadata(game: _Game, metadata: dict[str, Any], players: object) -> None:
+    """What the record leaves out or reads otherwise, said (``schema``): a ruleset
+    that is no object (the defaults are used), a date that is no text (left out),
+    more than four players (the first four sit)."""
+    ruleset = metadata.get("ruleset")
+    if ruleset is not None and not isinstance(ruleset, dict):
+        game.unsupported(
+            f"metadata.ruleset must be an object, not {ruleset!r}: the default rules were used",
+            "ruleset",
+            "metadata.ruleset",
+            code="schema",
+        )
+    date = metadata.get("date")
+    if date is not None and not isinstance(date, str):
+        game.unsupported(
+            f"metadata.date must be a date as text, not {date!r}: it was left out",
+            "date",
+            "metadata.date",
+            "schema",
+        )
+    if isinstance(players, list) and len(players) > 4:
+        game.unsupported(
+            f"{len(players)} players are named; Euchre seats 4: the first four were seated",
+            "players",
+            "metadata.players",
+            code="schema",
+        )
 
 
 def _game_unsupported(game: _Game) -> bool:
