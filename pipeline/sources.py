@@ -8,6 +8,7 @@ of a JSON Lines file yields exactly one item.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 import io
@@ -413,6 +414,13 @@ def _folder_inputs(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
 
 def _entry_kind(entry: Path) -> str:
     if entry.is_symlink() and not entry.exists():
+        try:
+            entry.resolve(strict=True)
+        except RuntimeError:  # Python 3.11-3.12 say a loop so; 3.13 raises OSError (ELOOP)
+            return "a symbolic link in a loop (it leads back to itself)"
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                return "a symbolic link in a loop (it leads back to itself)"
         return "a dangling symlink"
     if entry.is_fifo():
         return "a named pipe (FIFO), not a file; give it by name to read it"

@@ -100,12 +100,14 @@ def test_a_folder_says_what_it_skips(tmp_path: Path) -> None:
     (folder / "good.jsonl").write_bytes(DATA)
     (folder / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
     os.mkfifo(folder / "pipe.jsonl")
+    (folder / "loop.jsonl").symlink_to(folder / "loop.jsonl")
     (folder / "notes.txt").write_text("not an input, by its name")
     proc = run_cli("validate", str(folder), "--json")
     assert only_copies(proc)
     warnings = [line for line in proc.stderr.splitlines() if line]
-    assert len(warnings) == 2, proc.stderr
+    assert len(warnings) == 3, proc.stderr
     assert any("gone.jsonl" in w and "dangling symlink" in w for w in warnings)
+    assert any("loop.jsonl" in w and "a symbolic link in a loop" in w for w in warnings)
     assert any("pipe.jsonl" in w and "FIFO" in w for w in warnings)
     assert all(w.startswith("tricklog: warning: ") for w in warnings)
     db = tmp_path / "w.duckdb"
