@@ -216,12 +216,7 @@ def _open_stream(path: str) -> _Stream:
     opened = _STREAMS.get(path)
     if opened is None:
         source = sys.stdin.buffer if path == STDIN else _open_file(path)
-        head = b""
-        try:
-            while len(head) < HEAD_BYTES and (chunk := source.read(HEAD_BYTES - len(head))):
-                head += chunk
-        except READ_ERRORS as e:
-            raise TricklogError(f"{path}: cannot read: {e}") from e
+        head = _first_bytes(path, source)
         reader: IO[bytes] = io.BufferedReader(_Prefixed(head, source, close_source=path != STDIN))
         kind = compression_of(head)
         if kind is not None:  # a stream has no name to tell: its first bytes do
@@ -245,13 +240,19 @@ def _decompressed(path: str, kind: str, compressed: IO[bytes]) -> tuple[IO[bytes
                 cast(IO[bytes], checked), closefd=True, read_across_frames=True
             ),
         )
+    head = _first_bytes(path, inner)
+    return cast(IO[bytes], io.BufferedReader(_Prefixed(head, inner, close_source=True))), head
+
+
+def _first_bytes(path: str, stream: IO[bytes]) -> bytes:
+    """The first ``HEAD_BYTES`` of a stream (fewer if it ends sooner), read whole."""
     head = b""
     try:
-        while len(head) < HEAD_BYTES and (chunk := inner.read(HEAD_BYTES - len(head))):
+        while len(head) < HEAD_BYTES and (chunk := stream.read(HEAD_BYTES - len(head))):
             head += chunk
     except READ_ERRORS as e:
         raise TricklogError(f"{path}: cannot read: {e}") from e
-    return cast(IO[bytes], io.BufferedReader(_Prefixed(head, inner, close_source=True))), head
+    return head
 
 
 class _Prefixed(io.RawIOBase):
