@@ -4,9 +4,10 @@ Python then sets ``sys.stdout`` (or ``sys.stderr``) to None, and the next file
 the command opens takes the free descriptor: a database or a spool opened as
 descriptor 1 would receive whatever is written to "stdout" below Python.
 :func:`guard_closed_streams` gives each closed descriptor to ``/dev/null``
-first; a closed stdout then fails every write, as a full disk does (the
-command ends with exit 2 and says so), and a closed stderr drops messages
-(the exit code still tells what happened).
+first; a closed stdin given as ``-`` then fails to be read, a closed stdout
+fails its first write, as a full disk does (the command ends with exit 2 and
+says so), and a closed stderr drops messages (the exit code still tells what
+happened).
 """
 
 from __future__ import annotations
@@ -35,9 +36,19 @@ class _Closed(io.RawIOBase):
         raise OSError(errno.EBADF, "standard output is closed", "stdout")
 
 
+class _ClosedInput(io.RawIOBase):
+    """Standard input the caller closed (``<&-``): reading it fails, as a read error."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: object) -> int:
+        raise OSError(errno.EBADF, "standard input is closed", "stdin")
+
+
 def guard_closed_streams() -> None:
-    """Give each closed standard descriptor to /dev/null; make a closed stdout's
-    writes fail, and a closed stderr's go nowhere."""
+    """Give each closed standard descriptor to /dev/null; make a closed stdin's
+    reads and a closed stdout's writes fail, and a closed stderr's go nowhere."""
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
@@ -46,6 +57,8 @@ def guard_closed_streams() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedInput()), encoding="utf-8")
     if sys.stdout is None:
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Closed()), encoding="utf-8", write_through=True)
     if sys.stderr is None:

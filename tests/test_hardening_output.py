@@ -211,3 +211,17 @@ def test_control_characters_from_the_logs_never_reach_the_terminal(tmp_path: Pat
     assert "\x1b" not in table.stdout and "\\x1b[31mX" in table.stdout
     exact = run_cli("sql", "select game_id from games", "--db", str(db), "-f", "json")
     assert orjson.loads(exact.stdout) == [{"game_id": record["game_id"]}]
+
+
+@pytest.mark.parametrize(
+    "command", [("validate", "-"), ("load", "-", "--db", "{db}"), ("convert", "-", "-o", "{out}")]
+)
+def test_a_closed_stdin_given_as_dash_is_a_read_error(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """``<&-``: Python left sys.stdin None, and reading ``-`` was a traceback."""
+    args = [a.format(db=tmp_path / "w.duckdb", out=tmp_path / "out.jsonl") for a in command]
+    proc = subprocess.run(
+        [*TRICKLOG, *args], capture_output=True, text=True, timeout=600, preexec_fn=lambda: os.close(0)
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("tricklog: -: cannot read: ") and "Traceback" not in proc.stderr
+    assert not (tmp_path / "w.duckdb").exists() and not (tmp_path / "out.jsonl").exists()
