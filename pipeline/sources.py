@@ -229,17 +229,7 @@ def _decompressed(path: str, kind: str, compressed: IO[bytes]) -> tuple[IO[bytes
     """A compressed stream read decompressed, and its first decompressed bytes."""
     if kind not in ENDING:
         raise TricklogError(misnamed(path, kind))
-    inner: IO[bytes]
-    if kind == "gzip":
-        inner = cast(IO[bytes], _GzipReader(compressed))
-    else:
-        checked = FrameCheckingReader(compressed)
-        inner = cast(
-            IO[bytes],
-            zstandard.ZstdDecompressor().stream_reader(
-                cast(IO[bytes], checked), closefd=True, read_across_frames=True
-            ),
-        )
+    inner = _decompressor(kind, compressed)
     head = _first_bytes(path, inner)
     return cast(IO[bytes], io.BufferedReader(_Prefixed(head, inner, close_source=True))), head
 
@@ -298,19 +288,21 @@ def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
         if kind is not None:
             raw.close()
             raise TricklogError(misnamed(path, kind))
-    if path.endswith(".gz"):
+    kind = next((kind for kind, ending in ENDING.items() if path.endswith(ending)), None)
+    return raw if kind is None else _decompressor(kind, raw)
+
+
+def _decompressor(kind: str, raw: IO[bytes]) -> IO[bytes]:
+    """``raw`` read decompressed: gzip or Zstandard (of :data:`ENDING`)."""
+    if kind == "gzip":
         return cast(IO[bytes], _GzipReader(raw))
-    if path.endswith(".zst"):
-        checked = FrameCheckingReader(raw)  # a truncated .zst is an error, as a truncated .gz is
-        reader = zstandard.ZstdDecompressor().stream_reader(
-            cast(IO[bytes], checked), closefd=True, read_across_frames=True
-        )
-        return io.BufferedReader(cast(io.RawIOBase, reader))
-    return raw
+    checked = FrameCheckingReader(raw)  # a truncated .zst is an error, as a truncated .gz is
+    reader = zstandard.ZstdDecompressor().stream_reader(
+        cast(IO[bytes], checked), closefd=True, read_across_frames=True
+    )
+    return io.BufferedReader(cast(io.RawIOBase, reader))
 
 
-#: The endings of the inputs read decompressed (gzip, Zstandard).
-COMPRESSED = (".gz", ".zst")
 #: The first bytes of compressed data, by compression: gzip and Zstandard are
 #: read (by a file's ending, or found at the start of a stream), the others refused.
 MAGIC = {
@@ -324,6 +316,8 @@ BZIP2_MAGIC = re.compile(rb"BZh[1-9]1AY&SY")
 HEAD_MAGIC = 10
 #: The ending a compression is read by.
 ENDING = {"gzip": ".gz", "Zstandard": ".zst"}
+#: The endings of the inputs read decompressed (gzip, Zstandard).
+COMPRESSED = tuple(ENDING.values())
 
 
 def compression_of(head: bytes) -> str | None:
@@ -415,17 +409,24 @@ def _folder_inputs(folder: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
 
 def _entry_kind(entry: Path) -> str:
     if entry.is_symlink() and not entry.exists():
-        try:
-            entry.resolve(strict=True)
-        except RuntimeError:  # Python 3.11-3.12 say a loop so; 3.13 raises OSError (ELOOP)
-            return "a symbolic link in a loop (it leads back to itself)"
-        except OSError as e:
-            if e.errno == errno.ELOOP:
-                return "a symbolic link in a loop (it leads back to itself)"
-        return "a dangling symlink"
+        return (
+            "a symbolic link in a loop (it leads back to itself)" if _loops(entry) else "a dangling symlink"
+        )
     if entry.is_fifo():
         return "a named pipe (FIFO), not a file; give it by name to read it"
     return "not a regular file"
+
+
+def _loops(link: Path) -> bool:
+    """Whether a symbolic link leads back to itself (Python 3.11-3.12 say so with a
+    RuntimeError, 3.13 with ELOOP)."""
+    try:
+        link.resolve(strict=True)
+    except RuntimeError:
+        return True
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
 
 
 def input_size(paths: Sequence[str]) -> int | None:

@@ -38,6 +38,7 @@ import orjson
 from pipeline.atomic import refuse_overwriting, scratch_folder
 from pipeline.sources import (
     ENDING,
+    HEAD_MAGIC,
     STDIN,
     SourceItem,
     bounded_chunks,
@@ -340,11 +341,13 @@ def _spool(name: str, spool: Path) -> str:
             if source is not sys.stdin.buffer:
                 source.close()
     with open(path, "rb") as copied:
-        kind = compression_of(copied.read(16))
-    if kind is None or path.name.endswith(ENDING.get(kind, "-")):
+        kind = compression_of(copied.read(HEAD_MAGIC))
+    if kind is None:
         return str(path)
     if kind not in ENDING:
         raise TricklogError(misnamed(name, kind))
+    if path.name.endswith(ENDING[kind]):
+        return str(path)
     named = path.with_name(path.name + ENDING[kind])  # a stream has no name to tell: its first bytes do
     path.rename(named)
     return str(named)
