@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.games import installed
-from pipeline.warehouse.ddl import WarehouseError, connect
+from pipeline.warehouse.ddl import WarehouseError, connect, registered
 
 #: Hands per batch (one transaction), and per task sent to a worker.
 BATCH_HANDS = 2000
@@ -345,16 +345,13 @@ def _forget(con: Any, analysis: Analysis, again: list[tuple[Any, Any]]) -> None:
     import pyarrow as pa
 
     keys = pa.table({"game_id": [g for g, _ in again], "hand_no": [h for _, h in again]})
-    con.register("_analysis_again", keys)
-    try:
+    with registered(con, "_analysis_again", keys):
         for table in analysis.tables:
             con.execute(
                 f"""delete from {analysis.schema}.{table} as t where exists (
                     select 1 from _analysis_again as k
                     where k.game_id = t.game_id and k.hand_no = t.hand_no)"""
             )
-    finally:
-        con.unregister("_analysis_again")
 
 
 def _chunks(rows: Sequence[tuple[Any, ...]], size: int) -> Iterator[list[tuple[Any, ...]]]:
@@ -371,11 +368,8 @@ def _insert(con: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
     names = [r[0] for r in con.execute(f"select * from {table} limit 0").description]
     columns = list(zip(*rows, strict=True))
     frame = pa.table({name: pa.array(col) for name, col in zip(names, columns, strict=True)})
-    con.register("_analysis_rows", frame)
-    try:
+    with registered(con, "_analysis_rows", frame):
         con.execute(f"insert into {table} select * from _analysis_rows")
-    finally:
-        con.unregister("_analysis_rows")
 
 
 class _Workers:

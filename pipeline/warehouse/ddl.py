@@ -8,7 +8,9 @@ use by another process, does not exist, or is not a DuckDB file.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +39,21 @@ class DatabaseInUse(WarehouseError):
     def __init__(self, db: str, holder: str) -> None:
         self.in_use = f"{db}: the database is in use by another process{holder}"
         super().__init__(f"{self.in_use}; wait for it to finish and retry")
+
+
+@contextlib.contextmanager
+def registered(con: duckdb.DuckDBPyConnection, name: str, rows: Any) -> Iterator[None]:
+    """``rows`` (an Arrow table) as the relation ``name`` of ``con`` within the block.
+    When the block fails, a refused unregister (an aborted transaction refuses it)
+    does not hide its error."""
+    con.register(name, rows)
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):
+            con.unregister(name)
+        raise
+    con.unregister(name)
 
 
 def ddl_text() -> str:

@@ -54,7 +54,7 @@ from pipeline.sources import (
 )
 from pipeline.validate import check_format, reader_for
 from pipeline.violations import TricklogError, Violation, failure
-from pipeline.warehouse.ddl import DatabaseInUse, WarehouseError, connect, scalar, table_models
+from pipeline.warehouse.ddl import DatabaseInUse, WarehouseError, connect, registered, scalar, table_models
 from pipeline.warehouse.guard import one_line
 from pipeline.warehouse.known import KnownIds
 from pipeline.warehouse.prepare import Prepared, Replayed, misfit_message, prepare, replay_for_load
@@ -710,12 +710,8 @@ def _checked_frames(batch: Batch, models: dict[str, type[pa.DataFrameModel]]) ->
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pyarrow.Table) -> None:
     """Bulk insert Arrow rows (``table`` is one of the fixed table names)."""
-    con.register("_tricklog_batch", rows)
-    try:
+    with registered(con, "_tricklog_batch", rows):
         con.execute(f"insert into {table} by name select * from _tricklog_batch")
-    finally:
-        with contextlib.suppress(Exception):  # an aborted transaction refuses it; the error is above
-            con.unregister("_tricklog_batch")
 
 
 def _append_only(con: duckdb.DuckDBPyConnection) -> None:
@@ -837,13 +833,10 @@ def _already_quarantined(con: duckdb.DuckDBPyConnection, entries: list[tuple[int
             "raw": pa.array([raw for _, raw in entries], pa.binary()),
         }
     )
-    con.register("_tricklog_keys", keys)
-    try:
+    with registered(con, "_tricklog_keys", keys):
         rows = con.execute(
             "select distinct k.i from _tricklog_keys k join quarantine q "
             "on q.line = k.line and q.raw = k.raw where q.line between ? and ?",
             [min(lines), max(lines)],
         ).fetchall()
-    finally:
-        con.unregister("_tricklog_keys")
     return {int(r[0]) for r in rows}

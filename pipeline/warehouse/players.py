@@ -54,6 +54,8 @@ def _insert_or_replace(con: duckdb.DuckDBPyConnection, table: str, players: Play
     statement a row took 20 s for 10,000 names); of a name given twice, the last."""
     import pyarrow as pa
 
+    from pipeline.warehouse.ddl import registered
+
     last = {name: (canonical, placeholder) for name, canonical, placeholder in players.rows()}
     rows = pa.table(
         {
@@ -62,8 +64,5 @@ def _insert_or_replace(con: duckdb.DuckDBPyConnection, table: str, players: Play
             "placeholder": pa.array([p for _, p in last.values()], pa.bool_()),
         }
     )
-    con.register("_players_rows", rows)
-    try:
+    with registered(con, "_players_rows", rows):
         con.execute(f"insert or replace into {table} select name, canonical, placeholder from _players_rows")
-    finally:
-        con.unregister("_players_rows")
