@@ -55,7 +55,9 @@ def fail(message: str) -> NoReturn:
 
 def _named(output: Path) -> str:
     """An output as a message names it: ``-`` is stdout."""
-    return "stdout" if str(output) == "-" else str(output)
+    from pipeline.atomic import STDOUT
+
+    return "stdout" if str(output) == STDOUT else str(output)
 
 
 def say(message: str) -> None:
