@@ -40,8 +40,10 @@ ValueError: unknown preset 'x' (known: std)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 from pipeline.violations import Violation
@@ -121,6 +123,15 @@ def hand_dealer(ctx: Context, index: int, hand: object) -> int | None:
     return dealer
 
 
+#: The optional top-level strings of every game object, and what each holds.
+TEXT_FIELDS = {"source": "free text", "started_at": "an ISO-8601 timestamp"}
+#: An ISO-8601 date, or date and time, in the extended form that both Python and
+#: DuckDB read (the reports place a game in time with DuckDB's cast).
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?", re.ASCII
+)
+
+
 def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, seats: int = 4) -> None:
     """The fields every game object has: its format, id, players (one name a seat) and hands."""
     if record.get("format") != record_format:
@@ -132,10 +143,51 @@ def check_game_fields(ctx: Context, record: dict[str, Any], record_format: str, 
         ctx.add("schema", None, "players", f"players must be a list of {seats} names, indexed by seat")
     if not isinstance(record.get("hands"), list):
         ctx.add("schema", None, "hands", "hands is missing or not a list")
-    for key, kind in (("source", "free text"), ("started_at", "an ISO-8601 timestamp")):
-        value = record.get(key)
-        if value is not None and not isinstance(value, str):
-            ctx.add("schema", None, key, f"{key} must be a string ({kind}), not {value!r}")
+    for key in TEXT_FIELDS:
+        problem = text_field_problem(key, record.get(key))
+        if problem is not None:
+            ctx.add("schema", None, key, problem)
+
+
+def text_field_problem(key: str, value: object) -> str | None:
+    """What is wrong with the value of one of :data:`TEXT_FIELDS`, or None (absent,
+    null, or right); the fast paths ask it too, to clear only what the replay would.
+
+    >>> text_field_problem("started_at", "2024-03-05T19:02:00Z") is None
+    True
+    >>> text_field_problem("started_at", "2024-02-30")
+    "started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: '2024-02-30' (kept as written; the reports take the game as undated)"
+    >>> text_field_problem("source", 7)
+    'source must be a string (free text), not 7'
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        return f"{key} must be a string ({TEXT_FIELDS[key]}), not {value!r}"
+    if key == "started_at" and not is_timestamp(value):
+        return (
+            f"started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: {value!r}"
+            " (kept as written; the reports take the game as undated)"
+        )
+    return None
+
+
+def is_timestamp(text: str) -> bool:
+    """Whether ``text`` is a date (``2024-03-05``) or a date and time (``T`` or a
+    space between, seconds, their fraction and the zone optional) on the calendar.
+
+    >>> [is_timestamp(t) for t in ("2024-03-05 19:02", "2024-03-05T19:02:03.5+01:00", "2024-02-29")]
+    [True, True, True]
+    >>> [is_timestamp(t) for t in ("2023-02-29", "2024-03-05T24:00", "20240305T1902Z", "5/3/2024", "")]
+    [False, False, False, False, False]
+    """
+    if _TIMESTAMP.fullmatch(text) is None:
+        return False
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:

@@ -219,6 +219,12 @@ CASES: list[tuple[str, Record, str, str]] = [
     ("schema", {**game(CALLED_HAND), "started_at": 1704067200}, "started_at", "must be a string"),
     ("schema", {**game(CALLED_HAND), "source": {"site": "x"}}, "source", "must be a string (free text)"),
     (
+        "schema",
+        {**game(CALLED_HAND), "started_at": "5/3/2024 19:02"},
+        "started_at",
+        "not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: '5/3/2024 19:02' (kept as written",
+    ),
+    (
         "game_over",
         rotation_game(4, rules={"preset": "cards4net", "target": 4}),
         "hands[3]",

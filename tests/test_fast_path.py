@@ -325,6 +325,48 @@ def test_scores_out_of_range(simulated: list[dict[str, Any]]) -> None:
     assert scanned is not None and scanned.lines == [n for n in range(len(games)) if n % 2 == 0]
 
 
+#: A game's ``started_at`` and ``source`` as exporters write them, and as they should not.
+TEXT_FIELD_VALUES: list[tuple[str, Any, bool]] = [
+    ("started_at", "2024-03-05T19:02:00Z", True),
+    ("started_at", "2024-03-05", True),
+    ("started_at", "2024-03-05 19:02", True),
+    ("started_at", "2024-03-05T19:02:03.123456789+05:30", True),
+    ("started_at", "2024-03-05T19:02:03-0800", True),
+    ("started_at", None, True),
+    ("started_at", "not a date", False),
+    ("started_at", "2023-02-29T10:00:00Z", False),
+    ("started_at", "2024-03-05T24:00:00Z", False),
+    ("started_at", "05/03/2024 19:02", False),
+    ("started_at", "20240305T190200Z", False),
+    ("started_at", "", False),
+    ("started_at", 1709665320, False),
+    ("started_at", ["2024-03-05"], False),
+    ("source", "site export, table 4", True),
+    ("source", "", True),
+    ("source", None, True),
+    ("source", {"site": "x"}, False),
+    ("source", 7, False),
+    ("source", True, False),
+]
+
+
+def test_started_at_and_source(simulated: list[dict[str, Any]]) -> None:
+    """The game's own strings: each fast path clears a game exactly when the replay
+    finds them right, the layout of parsed records as the byte scanner."""
+    from pipeline.games.euchre.fast_scan import scan
+
+    games = []
+    for n, (key, value, _right) in enumerate(TEXT_FIELD_VALUES * 3):
+        candidate = copy.deepcopy(simulated[n])
+        candidate[key] = value
+        games.append(candidate)
+    expected = [right for _key, _value, right in TEXT_FIELD_VALUES * 3]
+    cleared, clean = check_sound(games)
+    assert cleared == clean == expected
+    scanned = scan([orjson.dumps(g) for g in games], min_games=0)
+    assert scanned is not None and scanned.lines == [n for n, right in enumerate(expected) if right]
+
+
 def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) -> None:
     """With nothing compiled (an empty ``NUMBA_CACHE_DIR``), ``validate`` and ``load``
     go without the fast path, with the same results, while one process compiles the

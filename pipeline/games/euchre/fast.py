@@ -45,6 +45,7 @@ from pipeline.games.euchre.record import GAME_FIELDS, MAX_SCORE
 from pipeline.games.euchre.rules import Call, Rules, RulesError, ThrowIn
 from pipeline.games.euchre.state import Bid, GameReplay, HandResult
 from pipeline.games.euchre.trick import Trick
+from pipeline.record import TEXT_FIELDS, text_field_problem
 
 #: A batch of fewer games is left to the replay (``TRICKLOG_FAST_MIN_GAMES``; 0 in the tests).
 MIN_GAMES = int(os.environ.get("TRICKLOG_FAST_MIN_GAMES", "1"))
@@ -181,6 +182,8 @@ def _lay_out_game(batch: _Batch, record: dict[str, Any]) -> bool:
     if not (type(game_id) is str and game_id and type(hands) is list and hands):
         return False
     if not (type(players) is list and len(players) == 4 and all(type(p) is str for p in players)):
+        return False
+    if any(text_field_problem(key, record.get(key)) for key in TEXT_FIELDS):
         return False
     try:
         rules = Rules.from_record(record.get("rules"))

@@ -47,6 +47,7 @@ from pipeline.games.euchre.fast import (
 )
 from pipeline.games.euchre.fast_rows import cleared_replays, cleared_rows
 from pipeline.games.euchre.rules import Rules, RulesError
+from pipeline.record import is_timestamp
 from pipeline.warehouse.tables import ClearedLines
 
 Ints = npt.NDArray[np.int64]
@@ -96,6 +97,7 @@ def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned | N
     games = games[read]
     ok, results = check_rows(check, games, hands, np.array([rules_row(r) for r in rules]))
     game_rows = np.flatnonzero(ok)
+    game_rows = game_rows[_dated(text, spans, np.array(read, dtype=np.int64)[game_rows])]
     kept = np.array(read, dtype=np.int64)[game_rows]
     return Scanned(
         Checked(kept, game_rows, games, hands, results, rules),
@@ -108,6 +110,14 @@ def scan(lines: Sequence[bytes], *, min_games: int | None = None) -> Scanned | N
         text,
         spans,
     )
+
+
+def _dated(text: bytes, spans: Ints, lines: Ints) -> npt.NDArray[np.bool_]:
+    """For each of the lines, whether its ``started_at`` (a plain string, when the
+    scanner read it) is a timestamp the replay takes, or absent."""
+    starts, ends = spans[lines, S_STARTED].tolist(), spans[lines, S_STARTED + 1].tolist()
+    dated = (s < 0 or is_timestamp(_text(text, s, e)) for s, e in zip(starts, ends, strict=True))
+    return np.fromiter(dated, dtype=np.bool_, count=len(starts))
 
 
 def check_records(records: Sequence[dict[str, Any]], min_games: int | None = None) -> Checked | None:
