@@ -106,7 +106,7 @@ def validate(
     from pipeline.console import ValidateView
     from pipeline.sources import line_limit
 
-    view = ValidateView(paths, violations_path=violations, quiet=as_json)
+    view = ValidateView(paths, violations_path=violations, quiet=as_json, fmt=from_)
     try:
         with line_limit(max_line_bytes), view:
             summary = _validate(paths, from_, view, jobs)
@@ -234,7 +234,7 @@ def load(
 
             if identity is not None:
                 fail("--players goes with a DuckDB warehouse (--engine local); give it to report instead")
-            with Progress(paths, enabled=not as_json, label="lines", metered=False) as progress:
+            with Progress(paths, enabled=not as_json, label="lines", metered=False, fmt=from_) as progress:
                 summary = load_dask(
                     paths,
                     db,
@@ -248,7 +248,10 @@ def load(
             arrow_on_malloc()  # the rows are built here and in this process's workers
             if identity is not None:
                 store_players(db, identity)
-            with line_limit(max_line_bytes), Progress(paths, enabled=not as_json, label="lines") as progress:
+            with (
+                line_limit(max_line_bytes),
+                Progress(paths, enabled=not as_json, label="lines", fmt=from_) as progress,
+            ):
                 summary = load_games(
                     paths, db, from_, batch_size=batch_size, on_line=progress.advance, jobs=jobs_for(jobs)
                 )

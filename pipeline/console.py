@@ -31,17 +31,20 @@ SHOWN_VIOLATIONS = 20
 class ValidateView:
     """Streams violations to a file, keeps the first few to show, draws progress."""
 
-    def __init__(self, paths: Sequence[str], violations_path: Path | None, quiet: bool) -> None:
+    def __init__(
+        self, paths: Sequence[str], violations_path: Path | None, quiet: bool, fmt: str = "auto"
+    ) -> None:
         self.paths = paths
+        self.fmt = fmt
         self.violations_path = violations_path
         self.quiet = quiet
         self.first: list[Violation] = []
         self._out: IO[bytes] | None = None
-        self._progress = Progress(paths, enabled=not quiet)
+        self._progress = Progress(paths, enabled=not quiet, fmt=fmt)
 
     def __enter__(self) -> ValidateView:
         if self.violations_path is not None:
-            refuse_overwriting(self.violations_path, expand_inputs(self.paths))
+            refuse_overwriting(self.violations_path, expand_inputs(self.paths, self.fmt))
             # written aside and renamed into place at the end: never half a file
             self._file = atomic_file(self.violations_path)
             self._out = self._file.__enter__()
@@ -122,12 +125,18 @@ class Progress:
     """
 
     def __init__(
-        self, paths: Sequence[str], enabled: bool, label: str = "games", *, metered: bool = True
+        self,
+        paths: Sequence[str],
+        enabled: bool,
+        label: str = "games",
+        *,
+        metered: bool = True,
+        fmt: str = "auto",
     ) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.label = label
         self.metered = metered
-        self.total = input_size(paths)
+        self.total = input_size(paths, fmt)
         self.meter = ByteMeter()
         self.count = 0
         self._stack = ExitStack()

@@ -32,7 +32,7 @@ def convert(paths: Sequence[str], fmt: str, output: Path) -> ConversionResult:
     """Write every game of the inputs as one line of its game's record (euchre/1,
     tarot/1) in ``output``; an item that is no game's record is left out, said."""
     check_format(fmt)
-    refuse_overwriting(output, expand_inputs(paths))
+    refuse_overwriting(output, expand_inputs(paths, fmt))
     result = ConversionResult()
     with atomic_file(output) as out:  # written aside, renamed into place when whole
         for item in read_inputs(paths, fmt):

@@ -343,32 +343,57 @@ def misnamed(path: str, kind: str) -> str:
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 
 
-def input_suffixes() -> tuple[str, ...]:
-    """The endings of input files: JSON Lines and every installed game's importers' own."""
+def input_suffixes(fmt: str = "auto") -> tuple[str, ...]:
+    """The endings of the input files a folder holds, as ``--from`` (``fmt``) reads
+    them: JSON Lines, and every installed importer's own endings for ``auto``; an
+    importer's files for its name (JSON Lines when it has no ending of its own).
+
+    >>> input_suffixes("tarotclub")
+    ('.json', '.jsonl')
+    """
     from pipeline.games import importers
 
-    return JSONL_SUFFIXES + tuple(s for _, i in importers() for s in i.suffixes)
+    known = [i for _, i in importers()]
+    named = [i.suffixes + i.shared_suffixes for i in known if i.name == fmt]
+    if named:
+        return named[0] or JSONL_SUFFIXES
+    return JSONL_SUFFIXES + tuple(s for i in known for s in i.suffixes) if fmt == "auto" else JSONL_SUFFIXES
 
 
-def expand_inputs(paths: Sequence[str]) -> list[str]:
-    """The inputs, each folder replaced by its input files (by ending, sorted, not recursive).
+def expand_inputs(paths: Sequence[str], fmt: str = "auto") -> list[str]:
+    """The inputs, each folder replaced by its input files (by ending for ``--from``
+    ``fmt``, sorted, not recursive).
 
     >>> expand_inputs(["-"])
     ['-']
     """
     out: list[str] = []
-    suffixes = input_suffixes()
+    suffixes = input_suffixes(fmt)
     for path in paths:
         folder = Path(path)
         if path != STDIN and folder.is_dir():
             found = sorted(str(f) for f in _folder_inputs(folder, suffixes))
             if not found:
-                raise TricklogError(f"{path}: a folder with no input files ({', '.join(suffixes)})")
+                hint = _other_formats(folder) if fmt == "auto" else ""
+                raise TricklogError(f"{path}: a folder with no input files ({', '.join(suffixes)}){hint}")
             out += found
         else:
             out.append(path)
     _refuse_a_stream_twice(out)
     return out
+
+
+def _other_formats(folder: Path) -> str:
+    """What to give ``--from`` for the files of a folder whose endings other formats
+    share (TarotClub's ``.json``), or ""."""
+    from pipeline.games import importers
+
+    names = [entry.name for entry in folder.iterdir()]
+    for _, importer in importers():
+        endings = [e for e in importer.shared_suffixes if any(n.endswith(e) for n in names)]
+        if endings:
+            return f"; to read its {', '.join(endings)} files as {importer.name}, give --from {importer.name}"
+    return ""
 
 
 def _refuse_a_stream_twice(inputs: Sequence[str]) -> None:
@@ -429,10 +454,10 @@ def _loops(link: Path) -> bool:
     return False
 
 
-def input_size(paths: Sequence[str]) -> int | None:
+def input_size(paths: Sequence[str], fmt: str = "auto") -> int | None:
     """The bytes on disk of all inputs, or None when one has no size known ahead (stdin)."""
     try:
-        files = expand_inputs(paths)
+        files = expand_inputs(paths, fmt)
         return sum(Path(p).stat().st_size for p in files) if STDIN not in files else None
     except (OSError, TricklogError):
         return None

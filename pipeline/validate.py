@@ -141,7 +141,7 @@ def read_inputs(paths: Sequence[str], fmt: str = "auto") -> Iterator[SourceItem]
 def _existing_inputs(paths: Sequence[str], fmt: str) -> list[str]:
     """The input files (folders expanded), each checked to open before any is read."""
     check_format(fmt)
-    files = expand_inputs(paths)
+    files = expand_inputs(paths, fmt)
     for path in files:
         check_input(path)
     return files
@@ -233,7 +233,7 @@ def validate(
 ) -> ValidationSummary:
     """Validate inputs (JSON Lines on ``jobs`` processes); ``on_game`` sees each
     checked game as it goes, in input order (for output, progress)."""
-    summary = ValidationSummary(files=len(expand_inputs(paths)))
+    summary = ValidationSummary(files=len(expand_inputs(paths, fmt)))
     for game in check_inputs(paths, fmt, jobs):
         summary.count(game)
         if on_game is not None:

@@ -165,3 +165,39 @@ def test_a_short_deal_is_one_violation() -> None:
     deal["tricks"].pop()
     record, problems = deal_to_record(deal, game_id="x")
     assert record is None and [v.code for v in problems] == ["deck"]
+
+
+def test_a_folder_of_deals_is_read_with_from_tarotclub(tmp_path: Path) -> None:
+    """``.json`` is too common an ending to read a folder's files by, unless
+    ``--from tarotclub`` says they are deals; without it the refusal says so."""
+    from cli import run
+
+    from pipeline.sources import expand_inputs
+
+    deals = tmp_path / "deals"
+    deals.mkdir()
+    for name in ("handle", "defence-handle", "slam"):
+        (deals / f"{name}.json").write_bytes((FIXTURES / f"tarotclub-{name}.json").read_bytes())
+    refused = run("validate", str(deals))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"tricklog: {deals}: a folder with no input files (.jsonl, .jsonl.gz, .jsonl.zst, .egn, .emn);"
+        " to read its .json files as tarotclub, give --from tarotclub\n"
+    )
+    last = json.loads((FIXTURES / "tarotclub-excuse-last.json").read_bytes())
+    (deals / "more.jsonl").write_bytes(json.dumps(last).encode() + b"\n")
+    (deals / "games.egn").write_text("not a deal: not read as one")
+    (deals / "notes.txt").write_text("not read")
+    assert [Path(p).name for p in expand_inputs([str(deals)], "tarotclub")] == [
+        "defence-handle.json",
+        "handle.json",
+        "more.jsonl",
+        "slam.json",
+    ]
+    checked = run("validate", "--from", "tarotclub", str(deals), "--json")
+    assert checked.returncode == 0, checked.stderr
+    summary = json.loads(checked.stdout)
+    assert (summary["files"], summary["games"], summary["violations"]) == (4, 4, 0)
+    loaded = run("load", "--from", "tarotclub", str(deals), "--db", str(tmp_path / "w.duckdb"), "--json")
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["games_loaded"] == 4

@@ -79,7 +79,11 @@ class Importer:
     name: str
     read: Callable[[], Reader]
     sniff: Callable[[bytes], bool] = lambda head: False
+    #: Endings that are this format's alone: a folder's files with them are read as it.
     suffixes: tuple[str, ...] = ()
+    #: Endings its files have that other formats share (``.json``): a folder's files
+    #: with them are read only when ``--from`` names it.
+    shared_suffixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -941,7 +941,7 @@ def load_dask(
     target = Path(directory).absolute()
     if target.exists() and not (target / MARKER).is_file():
         raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
-    files = sized_inputs(expand_inputs(paths))  # before a cluster starts: an input missing stops none
+    files = sized_inputs(expand_inputs(paths, fmt))  # before a cluster starts: an input missing stops none
     refuse_other_formats(files, fmt)
     started = dt.datetime.now(dt.UTC)
     session = _client(client, scheduler, workers)

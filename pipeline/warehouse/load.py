@@ -185,7 +185,7 @@ def load(
     for each input line read, ``on_batch`` with the run's counts after each
     committed batch."""
     check_format(fmt)
-    inputs = expand_inputs(paths)
+    inputs = expand_inputs(paths, fmt)
     for target in (Path(db), Path(f"{db}.wal")):
         refuse_overwriting(target, inputs, "the warehouse a load writes cannot be one of its inputs")
     if jobs > 1 and _large_jsonl(inputs, fmt):

@@ -63,7 +63,9 @@ GAME = Game(
     record_format=FORMAT,
     codes=CODES,
     replay=replay_game,
-    importers=(Importer("tarotclub", _tarotclub_reader, _looks_like_tarotclub),),
+    importers=(
+        Importer("tarotclub", _tarotclub_reader, _looks_like_tarotclub, shared_suffixes=(".json", ".jsonl")),
+    ),
     tables=_tables,
     report=_report,
     simulator=_simulator,
