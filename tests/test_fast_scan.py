@@ -28,6 +28,7 @@ from pipeline.games.euchre.corrupt import FAULTS, reclaim
 from pipeline.games.euchre.fast_rows import cleared_fingerprints
 from pipeline.games.euchre.rules import PRESETS, Rules
 from pipeline.games.euchre.simulate import simulate_game
+from pipeline.record import is_timestamp
 from pipeline.warehouse.tables import content_hash
 
 pytest.importorskip("numba")
@@ -40,7 +41,8 @@ Read = tuple[list[int], list[list[int]], str, list[str], Any]
 def scanned(lines: list[bytes]) -> list[Read | None]:
     """What the scanner reads of each line: game row (less its first-hand index),
     hand rows, game id, players and rules object; None when it gives up (on the
-    line, or on its rules: another deck, an unknown option)."""
+    line, on its rules: another deck, an unknown option, or on a ``started_at``
+    that is no timestamp, as :func:`fast_scan.scan` does)."""
     text, games, spans, hands = fast_scan.read_rows(fast_scan.scanner(), lines)
     out: list[Read | None] = []
     for row, span in zip(games.tolist(), spans.tolist(), strict=True):
@@ -51,6 +53,10 @@ def scanned(lines: list[bytes]) -> list[Read | None]:
         source = None if span[S_RULES] < 0 else text[span[S_RULES] : span[S_RULES + 1]]
         if fast_scan.rules_of(source) is None:  # rules the kernel does not model: given up too
             out.append(None)
+            continue
+        started = span[fast_scan.S_STARTED]
+        if started >= 0 and not is_timestamp(text[started : span[fast_scan.S_STARTED + 1]].decode()):
+            out.append(None)  # not a date the replay takes: not cleared either
             continue
         rules = None if source is None else orjson.loads(source)
         players = [text[span[p] : span[p + 1]].decode() for p in range(S_PLAYERS, S_PLAYERS + 8, 2)]
