@@ -1,6 +1,7 @@
 """Copies of one game -- EGN with and without gameId, an annotated copy, a fragment
 of its first hands, the same game as euchre/1 under another id, a byte-identical
-file under another name -- count as the single game, and the audit lists them.
+file under another name, a copy whose discards are not known -- count as the
+single game, and the audit lists them.
 
 Real ``tricklog load``, ``validate`` and ``report``; expected figures from the
 plain-Python oracle (``report_oracle``) on the records as read.
@@ -63,6 +64,13 @@ def copies(folder: Path) -> list[str]:
 
     files.append(str(shutil.copy(EGN / "standard.egn", folder / "standard (2).egn")))
 
+    # the discards not known (as EGN files seldom say them): still the same hands
+    unknown_discards = dict(record, game_id="discards-unknown")
+    unknown_discards["hands"] = [dict(h, discard="??") if h.get("discard") else h for h in record["hands"]]
+    discards = folder / "discards unknown.jsonl"
+    discards.write_bytes(orjson.dumps(unknown_discards) + b"\n")
+    files.append(str(discards))
+
     # annotated, keeping the original's gameId: a known id with other content
     same_id = json.loads(json.dumps(annotated))
     same_id["metadata"]["gameId"] = "std-1"
@@ -85,7 +93,7 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     # The byte-identical copy under another name is already present, not "different content";
     # the annotated copy that kept the gameId is quarantined (duplicate_game), its line kept whole.
     accounts = [summary[k] for k in ("lines", "games_loaded", "already_present", "quarantined")]
-    assert accounts == [7, 5, 1, 1]
+    assert accounts == [8, 6, 1, 1]
     return db, files
 
 
@@ -102,8 +110,8 @@ def test_copies_count_as_the_single_game(loaded: tuple[Path, list[str]], tmp_pat
     assert_same(expected_extras(records(files))["per_player"], everything["euchre"]["per_player"])
     data = everything["dataset"]
     assert data["hands_counted"] == single["euchre"]["hands"]
-    # Every file read is counted; 4 loaded games hold nothing but copies (the fragment too).
-    assert (data["files"], data["games_loaded"], data["games_copies"]) == (7, 5, 4)
+    # Every file read is counted; 5 loaded games hold nothing but copies (the fragment too).
+    assert (data["files"], data["games_loaded"], data["games_copies"]) == (8, 6, 5)
 
 
 def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Path) -> None:
@@ -120,6 +128,7 @@ def test_the_audit_lists_each_copy(loaded: tuple[Path, list[str]], tmp_path: Pat
         "annotated.egn": hands,
         "fragment.egn": 2,
         "converted.jsonl": hands,
+        "discards unknown.jsonl": hands,
     }
     assert {(r["first_seen_game"], Path(r["first_seen_file"]).name) for r in rows} == {
         ("std-1", "standard.egn")
@@ -152,6 +161,7 @@ def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path)
         ("fragment.egn", "duplicate_hand", 1),
         ("converted.jsonl", "duplicate_game", None),
         ("standard (2).egn", "duplicate_game", None),
+        ("discards unknown.jsonl", "duplicate_game", None),
         ("annotated, same id.egn", "duplicate_game", None),
     ]
     first = next(v for v in found if v["code"] == "duplicate_hand")

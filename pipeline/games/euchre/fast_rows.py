@@ -102,7 +102,7 @@ def _fingerprints(cleared: _Cleared) -> list[str | None]:
     from pipeline.games.euchre.fast_rows_kernel import texts
 
     played = np.flatnonzero(cleared.results[:, O_NTRICKS] > 0)
-    data, ends = texts(cleared.hands, cleared.results, played)
+    data, ends = texts(cleared.hands, played)
     out: list[str | None] = [None] * len(cleared.hands)
     start = 0
     sha256 = hashlib.sha256

@@ -2,7 +2,7 @@
 cleared hand's fingerprint hashes, written for a whole batch into one buffer.
 
 The text is :func:`pipeline.games.euchre.fingerprint.hand_fingerprint`'s,
-byte for byte: ``euchre|d{dealer}|u{upcard}|b{calls}|x{discard}|t{tricks}``,
+byte for byte: ``euchre|d{dealer}|u{upcard}|b{calls}|t{tricks}``,
 the calls ``{seat}{call}[a]`` joined by commas, the tricks' plays
 ``{seat}{card}`` joined by spaces and the tricks by slashes.  Imported only
 with the fast path (it imports numba); the machine code is cached like the
@@ -24,7 +24,6 @@ from pipeline.games.euchre.fast import (
     BID_SEAT,
     DEALER,
     NBIDS,
-    O_DISCARD,
     PLAY_CARD,
     PLAY_SEAT,
     TRICK_LEN,
@@ -92,7 +91,6 @@ def _tricks(buf: Any, pos: int, row: Any, names: Any) -> int:
 @numba.njit(cache=True, nogil=True)
 def fingerprint_texts(
     hands: Any,
-    results: Any,
     selected: Any,
     head: Any,
     names: Any,
@@ -113,22 +111,15 @@ def fingerprint_texts(
         pos = _put(buf, pos, names[row[UPCARD]], 2)
         pos = _mark(buf, pos, 124, 98)  # "|b"
         pos = _calls(buf, pos, row, call_text, call_len)
-        pos = _mark(buf, pos, 124, 120)  # "|x"
-        discard = results[h, O_DISCARD]
-        if discard < 0:
-            buf[pos] = 45  # "-"
-            pos += 1
-        else:
-            pos = _put(buf, pos, names[discard], 2)
         pos = _mark(buf, pos, 124, 116)  # "|t"
         pos = _tricks(buf, pos, row, names)
         ends[i] = pos
 
 
-def texts(hands: Any, results: Any, selected: Any) -> tuple[bytes, list[int]]:
+def texts(hands: Any, selected: Any) -> tuple[bytes, list[int]]:
     """The fingerprint texts of the ``selected`` hands: one buffer, and where each one ends."""
     buf = np.empty(MAX_TEXT * max(len(selected), 1), dtype=np.uint8)
     ends = np.empty(len(selected), dtype=np.int64)
-    fingerprint_texts(hands, results, selected, _HEAD, NAMES, CALL_TEXT, CALL_LEN, buf, ends)
+    fingerprint_texts(hands, selected, _HEAD, NAMES, CALL_TEXT, CALL_LEN, buf, ends)
     end = int(ends[-1]) if len(selected) else 0
     return buf[:end].tobytes(), ends.tolist()
