@@ -1,15 +1,18 @@
 -- name: counted_hands
--- Macro: the hands every game's statistics count -- complete, valid, played -- each distinct hand once; and hand_copies(), every recorded hand with its first copy.
+-- Macro: the hands every game's statistics count -- complete, valid, played -- each distinct hand once; hand_copies(), every recorded hand with its first copy; and counted_games(), each distinct game once.
 --
--- Usage: select * from counted_hands(); select * from hand_copies() where copy_no > 1.
+-- Usage: select * from counted_hands(); select * from hand_copies() where copy_no > 1;
+-- select * from counted_games(); select * from game_copies().
 -- A hand's fingerprint is its recorded play (each game's own, stored with its
 -- hands): the same hand in another file, an annotated copy, a re-render or a
 -- fragment of the game has the same one.  Every copy stays loaded with its
--- provenance; the statistics keep the first copy in load order (load_rank,
--- then hand_no) among the hands in scope that count.  Hands with no fingerprint
--- (no card played, or loaded before fingerprints) are never matched.
+-- provenance; the statistics keep, among the hands in scope that count, the
+-- copy in the game that records the most hands (printed_hands: those with a
+-- fingerprint), then the first in load order (load_rank, then hand_no): the
+-- fullest record of the game.  Hands with no fingerprint (no card played, or
+-- loaded before fingerprints) are never matched.
 create or replace temp macro scoped_hands() as table
-select h.*, g.load_rank, g.file, g.line
+select h.*, g.load_rank, g.file, g.line, count(h.fingerprint) over (partition by h.game_id) as printed_hands
 from all_hands() as h
 join scoped_games() as g using (game_id);
 
@@ -42,8 +45,49 @@ final as (
     from eligible
     qualify row_number() over (
         partition by game, coalesce(fingerprint, game_id || '#' || hand_no::varchar)
-        order by load_rank, hand_no
+        order by printed_hands desc, load_rank, hand_no
     ) = 1
 )
 
 select * from final;
+
+-- A game is a copy when every hand of it with a fingerprint was recorded first
+-- in other games, in the order counted_hands() takes copies (the games with
+-- more such hands first, then load order): a game recorded twice (a hand of
+-- the first copy that a violation names is counted from the second), a
+-- fragment of a longer game.  The game that holds the first copy of a
+-- fingerprint is not a copy, so every hand is first recorded in a game that
+-- is not one.
+create or replace temp macro game_copies() as table
+with printed as (
+    select game, game_id, hand_no, fingerprint, load_rank, printed_hands
+    from scoped_hands()
+    where fingerprint is not null
+),
+
+firsts as (
+    select
+        game,
+        game_id,
+        hand_no,
+        first_value(game_id) over (
+            partition by game, fingerprint order by printed_hands desc, load_rank, hand_no
+        ) as first_game_id
+    from printed
+),
+
+final as (
+    select game, game_id, arg_min(first_game_id, hand_no) as copy_of
+    from firsts
+    group by game, game_id
+    having bool_and(first_game_id <> game_id)
+)
+
+select * from final;
+
+-- The games the statistics count as games (how many, how many complete, who
+-- won): those with a counted hand, each distinct game once (no copy of another).
+create or replace temp macro counted_games() as table
+select distinct c.game, c.game_id
+from counted_hands() as c
+anti join game_copies() as g using (game_id);

@@ -17,14 +17,6 @@ copies as (
     select * from hand_copies()
 ),
 
-copied_games as (
-    -- games every recorded play of which is a copy of a hand first seen in another game
-    select game_id
-    from copies
-    group by game_id
-    having bool_and(copy_no > 1 and first_game_id <> game_id)
-),
-
 files_read as (
     -- every file a load read (files whose every line was quarantined included); filtered: the games' files
     select distinct f.path as file
@@ -41,8 +33,8 @@ final as (
         (select count(*) from quarantine where not report_filtered()) as lines_quarantined,
         (select count(*) from games_in_scope) as games_loaded,
         (select count(*) from games_in_scope where complete) as games_finished,
-        (select count(distinct game_id) from counted) as games_counted,
-        (select count(*) from copied_games) as games_copies,
+        (select count(*) from counted_games()) as games_counted,
+        (select count(*) from game_copies()) as games_copies,
         (select count(*) from hands_in_scope) as hands_loaded,
         (select count(*) from hands_in_scope where thrown_in is not null) as hands_thrown_in,
         (select count(*) from hands_in_scope where not complete) as hands_abandoned,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from report_oracle import _wilson, mean_ci, replays
+from report_oracle import _wilson, distinct_games, mean_ci, replays
 
 from pipeline.games.euchre.cards import CARD_NAMES
 from pipeline.games.euchre.replay import GameReplay, HandResult
@@ -28,11 +28,16 @@ def _when(record: dict[str, Any]) -> datetime | None:
 
 
 def rated_games(records: list[Any]) -> list[Game]:
-    """Complete games with four different people, by date (undated last), then load order."""
+    """Complete games with four different people, each game once, by date (undated
+    last), then load order."""
+    distinct = distinct_games(records)
     games = [
         (i, g)
         for i, g in enumerate(replays(records))
-        if g[1].complete and g[1].winner is not None and None not in g[0]["players"]
+        if g[1].complete
+        and g[1].winner is not None
+        and None not in g[0]["players"]
+        and g[1].game_id in distinct
     ]
     games = [(i, g) for i, g in games if len(set(g[0]["players"])) == 4]
     far = datetime.max.replace(tzinfo=UTC)
@@ -89,16 +94,17 @@ def _pair(names: list[str | None], team: int) -> tuple[str, str] | None:
 def expected_partnerships(records: list[Any]) -> dict[str, Any]:
     """``partnerships``: hands and games together, and won."""
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    distinct = distinct_games(records)
     for record, game, mine in replays(records):
         for team in (0, 1):
             pair = _pair(record["players"], team)
             if pair is None:
                 continue
             t = tally[pair]
-            t[0] += 1
+            t[0] += game.game_id in distinct
             t[1] += len(mine)
             t[2] += sum(h.points[team] > h.points[1 - team] for h in mine)
-            if game.complete:
+            if game.complete and game.game_id in distinct:
                 t[3] += 1
                 t[4] += game.winner == team
     return {
@@ -116,6 +122,7 @@ def expected_partnerships(records: list[Any]) -> dict[str, Any]:
 def expected_head_to_head(records: list[Any]) -> dict[str, Any]:
     """``head_to_head``: pair a (the first in alphabetical order) against pair b."""
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    distinct = distinct_games(records)
     for record, game, mine in replays(records):
         names = record["players"]
         if None in names or len(set(names)) != 4:
@@ -125,7 +132,7 @@ def expected_head_to_head(records: list[Any]) -> dict[str, Any]:
         t = tally[f"{' & '.join(pairs[a])} vs {' & '.join(pairs[1 - a])}"]
         t[0] += len(mine)
         t[1] += sum(h.points[a] > h.points[1 - a] for h in mine)
-        if game.complete:
+        if game.complete and game.game_id in distinct:
             t[2] += 1
             t[3] += game.winner == a
     return {
@@ -240,6 +247,7 @@ def expected_bidding(records: list[Any]) -> dict[str, Any]:
 def expected_periods(records: list[Any], file: str) -> dict[str, Any]:
     """``by_week`` (ISO week of started_at in UTC, "no date" without one) and ``by_file``."""
     weeks: dict[str, list[tuple[str, HandResult]]] = defaultdict(list)
+    distinct = distinct_games(records)
     for record, game, mine in replays(records):
         when = _when(record)
         week = "no date" if when is None else "{}-W{:02d}".format(*when.astimezone(UTC).isocalendar()[:2])
@@ -249,7 +257,8 @@ def expected_periods(records: list[Any], file: str) -> dict[str, Any]:
     def period(hands: list[tuple[str, HandResult]]) -> dict[str, Any]:
         plain = [h for _, h in hands]
         lone = sum(h.alone for h in plain)
-        return {"games": len({g for g, _ in hands}), "lone_attempts": lone, **_cut(plain, "edge", _edge)}
+        games = len({g for g, _ in hands if g in distinct})
+        return {"games": games, "lone_attempts": lone, **_cut(plain, "edge", _edge)}
 
     return {
         "by_week": {w: period(hands) for w, hands in weeks.items()},

@@ -87,18 +87,16 @@ def play_key(h: HandResult) -> tuple[Any, ...] | None:
     return (h.dealer, h.upcard, bids, tricks)
 
 
-def replays(
+def loaded_games(
     records: Iterable[dict[str, Any]],
     sources: Iterable[str] = (),
     players: Iterable[str] = (),
     aliases: dict[str, str] | None = None,
     placeholders: Iterable[str] = (),
-) -> list[tuple[dict[str, Any], GameReplay, list[HandResult]]]:
-    """(record, replay, counted hands) of each loaded game in scope with a counted hand;
-    each distinct hand is counted in the first game (in load order) that has it."""
+) -> list[tuple[dict[str, Any], GameReplay]]:
+    """(record with its people's names, replay) of each loaded game in scope, in load order."""
     out = []
     seen: set[str] = set()
-    played: set[tuple[Any, ...]] = set()
     for record in records:
         if not isinstance(record, dict):
             continue  # quarantined: not a game object
@@ -108,19 +106,59 @@ def replays(
             continue  # quarantined: unusable, no id, or a repeated one
         seen.add(game.game_id)
         people = [person(n, aliases, placeholders) for n in record["players"]]
-        if not in_scope({**record, "players": [*record["players"], *people]}, sources, players):
-            continue
-        mine = []
-        for h in counted(game):
+        if in_scope({**record, "players": [*record["players"], *people]}, sources, players):
+            out.append(({**record, "players": people}, game))
+    return out
+
+
+def copied_games(games: list[tuple[dict[str, Any], GameReplay]]) -> set[str]:
+    """The ids of the games every played hand of which was recorded first in another
+    game, taking the games with more played hands first, then in load order."""
+    printed = [[k for h in game.hands if (k := play_key(h)) is not None] for _, game in games]
+    first: dict[tuple[Any, ...], int] = {}
+    for i in sorted(range(len(games)), key=lambda i: (-len(printed[i]), i)):
+        for key in printed[i]:
+            first.setdefault(key, i)
+    return {
+        str(game.game_id)
+        for i, (_, game) in enumerate(games)
+        if printed[i] and all(first[key] != i for key in printed[i])
+    }
+
+
+def distinct_games(records: Iterable[dict[str, Any]], **scope: Any) -> set[str]:
+    """The ids of the games counted as games: a counted hand, and no copy of another game."""
+    games = loaded_games(records, **scope)
+    counted_ids = {str(g.game_id) for _, g, _ in replays(records, **scope)}
+    return counted_ids - copied_games(games)
+
+
+def replays(
+    records: Iterable[dict[str, Any]],
+    sources: Iterable[str] = (),
+    players: Iterable[str] = (),
+    aliases: dict[str, str] | None = None,
+    placeholders: Iterable[str] = (),
+) -> list[tuple[dict[str, Any], GameReplay, list[HandResult]]]:
+    """(record, replay, counted hands) of each loaded game in scope with a counted hand,
+    in load order; each distinct hand is counted once, from the game with the most
+    played hands that has it, then the first in load order."""
+    games = loaded_games(records, sources, players, aliases, placeholders)
+    mine: list[list[HandResult]] = [[] for _ in games]
+    played: set[tuple[Any, ...]] = set()
+    for i in sorted(range(len(games)), key=lambda i: (-_printed(games[i][1]), i)):
+        for h in counted(games[i][1]):
             key = play_key(h)
             if key is not None and key in played:
                 continue  # a copy of a hand already counted
             if key is not None:
                 played.add(key)
-            mine.append(h)
-        if mine:
-            out.append(({**record, "players": people}, game, mine))
-    return out
+            mine[i].append(h)
+    return [(record, game, hands) for (record, game), hands in zip(games, mine, strict=True) if hands]
+
+
+def _printed(game: GameReplay) -> int:
+    return sum(play_key(h) is not None for h in game.hands)
 
 
 def from_start(record: dict[str, Any], game: GameReplay) -> bool:
@@ -139,15 +177,24 @@ def expected_summary(
     placeholders: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The contract's ``euchre`` object, computed hand by hand in plain Python."""
-    games = replays(records, sources, players, aliases, placeholders)
+    records = list(records)
+    scope: dict[str, Any] = {
+        "sources": sources,
+        "players": players,
+        "aliases": aliases,
+        "placeholders": placeholders,
+    }
+    games = replays(records, **scope)
     hands = [h for _, _, mine in games for h in mine]
-    complete = [g for _, g, _ in games if g.complete]
-    first = [g for r, g, _ in games if g.complete and from_start(r, g)]
+    distinct = distinct_games(records, **scope)
+    counted_games = [(r, g) for r, g, _ in games if g.game_id in distinct]  # each game once
+    complete = [g for _, g in counted_games if g.complete]
+    first = [g for r, g in counted_games if g.complete and from_start(r, g)]
     first_dealer_k = sum(g.winner == g.hands[0].dealer % 2 for g in first)
     first_dealer_n = len(first)
     complete_games = len(complete)
     return {
-        "games": len(games),
+        "games": len(counted_games),
         "complete_games": complete_games,
         "hands": len(hands),
         **_euchre_rates(hands),
@@ -232,7 +279,14 @@ def expected_extras(
     placeholders: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The extra keys: by preset, by trump, by trumps held, stuck dealer, per player."""
-    games = replays(records, sources, players, aliases, placeholders)
+    records = list(records)
+    scope: dict[str, Any] = {
+        "sources": sources,
+        "players": players,
+        "aliases": aliases,
+        "placeholders": placeholders,
+    }
+    games = replays(records, **scope)
     hands = [(g, h) for _, g, mine in games for h in mine]
     presets = sorted({g.rules.preset for g, _ in hands if g.rules})
     held = sorted({trumps_held(h) for _, h in hands})
@@ -245,11 +299,13 @@ def expected_extras(
         "by_trump": {s: _euchred([h for _, h in hands if h.trump == i]) for i, s in enumerate("CDHS")},
         "by_trumps_held": {str(n): _euchred([h for _, h in hands if trumps_held(h) == n]) for n in held},
         "stuck_dealer": _euchred([h for g, h in hands if stuck(g, h)]),
-        "per_player": _per_player(games),
+        "per_player": _per_player(games, distinct_games(records, **scope)),
     }
 
 
-def _per_player(games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]]) -> dict[str, Any]:
+def _per_player(
+    games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]], distinct: set[str]
+) -> dict[str, Any]:
     names = sorted({name for record, _, _ in games for name in record["players"] if name is not None})
     out: dict[str, Any] = {}
     for name in names:
@@ -264,7 +320,7 @@ def _per_player(games: list[tuple[dict[str, Any], GameReplay, list[HandResult]]]
         lone = [h for h in made if h.alone]
         defended = [h for seat, h in hands if h.maker_team != seat % 2]
         nets = [h.points[seat % 2] - h.points[1 - seat % 2] for seat, h in hands]
-        finished = [(seat, g) for seat, g, _ in sat if g.complete]
+        finished = [(seat, g) for seat, g, _ in sat if g.complete and g.game_id in distinct]
         out[name] = {
             "hands": len(hands),
             "calls": len(made),

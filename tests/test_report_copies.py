@@ -166,3 +166,37 @@ def test_validate_reports_copies(loaded: tuple[Path, list[str]], tmp_path: Path)
     ]
     first = next(v for v in found if v["code"] == "duplicate_hand")
     assert "hand 0 of game 'std-1'" in first["message"]
+
+
+def test_a_game_recorded_twice_is_one_game_whichever_copy_has_a_fault(tmp_path: Path) -> None:
+    """The copy loaded first has a hand a violation names (its valid copy is counted
+    from the second), and a fragment of the game came before the whole: the game is
+    still counted once as a game -- its win, its players' games, its pairs."""
+    from pipeline.games.euchre.simulate import simulate_game
+
+    game = simulate_game(3, seed=5)
+    assert len(game["hands"]) > 3
+    annotated = json.loads(json.dumps(game))
+    annotated["game_id"] = "annotated"
+    annotated["hands"][2]["claimed"]["score"][0] += 1  # a wrong running score: hand 2 is not valid
+    fragment = json.loads(json.dumps(game))
+    fragment["game_id"] = "fragment"
+    fragment["hands"] = fragment["hands"][:3]
+    del fragment["final_score"]
+    files = []
+    for name, record in (("annotated", annotated), ("fragment", fragment), ("game", game)):
+        (tmp_path / f"{name}.jsonl").write_bytes(orjson.dumps(record) + b"\n")
+        files.append(str(tmp_path / f"{name}.jsonl"))
+    db = tmp_path / "w.duckdb"
+    assert tricklog("load", *files, "--db", str(db)).exit_code == 1  # the wrong score
+    everything = report(db, tmp_path / "all")
+    single_db = tmp_path / "single.duckdb"
+    assert tricklog("load", files[-1], "--db", str(single_db)).exit_code == 0
+    single = report(single_db, tmp_path / "single")
+    assert single["euchre"]["complete_games"] == 1
+    # the same hands, read from other files; the loaded games described as loaded (a fragment)
+    for key in set(single["euchre"]) - {"by_file", "sample"}:
+        assert_same(single["euchre"][key], everything["euchre"][key], key)
+    assert_same(expected_summary(records(files)), everything["euchre"])
+    data = everything["dataset"]
+    assert (data["games_loaded"], data["games_counted"], data["games_copies"]) == (3, 1, 2)

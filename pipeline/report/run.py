@@ -134,7 +134,7 @@ def set_filters(con: duckdb.DuckDBPyConnection, sources: Sequence[str], players:
 
 
 #: The table macros every report builds on, in the order they build on each other.
-SCOPE_MACROS = ("scoped_games", "counted_hands")
+SCOPE_MACROS = ("scoped_games", "counted_hands", "game_copies", "counted_games")
 
 
 def freeze_scope(con: duckdb.DuckDBPyConnection) -> None:

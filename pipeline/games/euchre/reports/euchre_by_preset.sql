@@ -7,7 +7,7 @@ with counted as (
 final as (
     select
         preset,
-        count(distinct game_id) as games,
+        count(distinct game_id) filter (where distinct_game) as games,
         count(*) filter (where euchred) as euchred_k,
         count(*) as euchred_n,
         count(*) filter (where alone) as lone_attempts,

@@ -18,7 +18,7 @@ final as (
     select
         if(grouping(week) = 0, 'week', 'file') as cut,
         if(grouping(week) = 0, week, file) as period,
-        count(distinct game_id) as games,
+        count(distinct game_id) filter (where distinct_game) as games,
         count(*) as hands,
         count(*) filter (where euchred) as euchred_k,
         count(*) as euchred_n,

@@ -6,7 +6,8 @@
 -- A hand counts when five tricks were played (complete and not thrown in) and no
 -- violation names it (valid: the loader sets it from the violations table's hand).  Abandoned, thrown-in and faulty hands are left out.
 -- Each distinct hand counts once: the core's counted_hands() keeps the first
--- copy of a hand recorded several times (same fingerprint), in load order.
+-- copy of a hand recorded several times (same fingerprint): from the fullest
+-- record of its game, then in load order.
 create or replace temp macro euchre_counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, rules, players
@@ -37,6 +38,7 @@ final as (
         g.players,
         p.dealer % 2 as dealer_team,
         ['dealer', 'left', 'partner', 'right'][(p.maker_seat - p.dealer + 4) % 4 + 1] as maker_position,
+        p.game_id in (select game_id from counted_games()) as distinct_game,
         p.maker_tricks < 3 as euchred,
         p.maker_tricks = 5 as march,
         if(p.maker_team = 0, p.team0_points, p.team1_points) as maker_points,
@@ -55,6 +57,7 @@ create or replace temp macro euchre_hands_by_game() as table
 select
     game_id,
     count(*) as hands,
+    bool_or(distinct_game) as distinct_game,
     count(*) filter (where team0_points > team1_points) as team0_won,
     count(*) filter (where team1_points > team0_points) as team1_won
 from euchre_counted_hands()

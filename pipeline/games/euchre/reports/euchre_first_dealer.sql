@@ -1,11 +1,11 @@
 -- name: euchre_first_dealer
--- Complete games from 0-0 (with a counted hand) won by the team of the first dealer, the dealer of the game's first hand.
+-- Complete games from 0-0 (counted games: each distinct game once) won by the team of the first dealer, the dealer of the game's first hand.
 --
 -- Only games the record starts (from_start: no initial score other than 0-0,
 -- not a stretch cut from a longer game) whose first hand, hand 0, was replayed:
 -- in a game joined part way the first dealer in the file is not the game's.
 with counted as (
-    select distinct game_id from euchre_counted_hands()
+    select game_id from counted_games() where game = 'euchre'
 ),
 
 finished as (

@@ -23,7 +23,7 @@ oriented as (
         array_to_string(greatest(p.pair0, p.pair1), ' & ') as pair_b,
         h.hands,
         if(p.pair0 < p.pair1, h.team0_won, h.team1_won) as a_hands_won,
-        p.decided,
+        h.distinct_game and p.decided as decided,
         p.winner_team = if(p.pair0 < p.pair1, 0, 1) as a_won
     from hands_by_game as h
     join pairings as p using (game_id)

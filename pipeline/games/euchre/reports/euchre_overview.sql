@@ -5,7 +5,7 @@ with counted as (
 ),
 
 games_counted as (
-    select g.* from euchre_scoped_games() as g semi join counted as c using (game_id)
+    select g.* from euchre_scoped_games() as g semi join counted_games() as c using (game_id)
 ),
 
 final as (

@@ -16,6 +16,7 @@ sides as (
         h.game_id,
         h.hands,
         if(t.team = 0, h.team0_won, h.team1_won) as hands_won,
+        h.distinct_game,
         g.complete and g.winner_team is not null as decided,
         g.winner_team = t.team as won
     from hands_by_game as h
@@ -26,12 +27,12 @@ sides as (
 per_pair as (
     select
         pair,
-        count(distinct game_id) as games,
+        count(distinct game_id) filter (where distinct_game) as games,
         sum(hands)::bigint as hands,
         sum(hands_won)::bigint as hands_won_k,
         sum(hands)::bigint as hands_won_n,
-        count(*) filter (where decided and won) as games_won_k,
-        count(*) filter (where decided) as games_won_n
+        count(*) filter (where distinct_game and decided and won) as games_won_k,
+        count(*) filter (where distinct_game and decided) as games_won_n
     from sides
     group by pair
 ),

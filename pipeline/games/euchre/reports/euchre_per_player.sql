@@ -35,7 +35,7 @@ per_hand as (
 finished as (
     select g.players[s.seat + 1] as player, g.winner_team = s.seat % 2 as won
     from euchre_scoped_games() as g
-    semi join (select distinct game_id from counted) as c using (game_id)
+    semi join counted_games() as c using (game_id)
     cross join (select unnest([0, 1, 2, 3]) as seat) as s
     where g.complete and g.players[s.seat + 1] is not null
 ),

@@ -1,13 +1,13 @@
 -- name: euchre_rated_games
 -- The complete games the ratings are computed from, in the order they are rated: each team's two players (canonical names, sorted) and the winning team.
 --
--- A game is rated when it is complete (a team reached the target), has a
--- counted hand (so a game recorded twice is rated once) and four different
+-- A game is rated when it is complete (a team reached the target), is counted
+-- as a game (counted_games(): a game recorded twice is rated once) and four different
 -- people sat in it (no placeholder: a seat that is no one cannot be rated).
 -- Order: the record's started_at (as an instant) where it has one, then load
 -- order; games without a date come after the dated ones.
 with counted as (
-    select distinct game_id from euchre_counted_hands()
+    select game_id from counted_games() where game = 'euchre'
 ),
 
 rated as (

@@ -4,7 +4,8 @@
 -- Usage: select * from tarot_counted_hands().  A hand counts when its 18
 -- tricks were played, no violation names it (valid) and a contract was played.
 -- Each distinct deal counts once: the core's counted_hands() keeps the first
--- copy of a deal recorded several times (same fingerprint), in load order.
+-- copy of a deal recorded several times (same fingerprint): from the fullest
+-- record of its game, then in load order.
 create or replace temp macro tarot_counted_hands() as table
 with games_in_scope as (
     select game_id, file, source, preset, players from tarot_scoped_games()
@@ -25,7 +26,14 @@ played as (
 ),
 
 final as (
-    select p.*, g.file, g.source, g.preset, g.players, g.players[p.taker + 1] as taker_name
+    select
+        p.*,
+        g.file,
+        g.source,
+        g.preset,
+        g.players,
+        g.players[p.taker + 1] as taker_name,
+        p.game_id in (select game_id from counted_games()) as distinct_game
     from played as p
     join games_in_scope as g using (game_id)
 )

@@ -20,7 +20,7 @@ poignees as (
 
 final as (
     select
-        (select count(distinct game_id) from counted) as games,
+        (select count(distinct game_id) filter (where distinct_game) from counted) as games,
         (select count(*) from counted) as hands,
         (select n from thrown_in) as thrown_in,
         (select count(*) filter (where made) from counted) as made_k,
