@@ -4,9 +4,10 @@ recognised whatever file, format or game id they came in.
 The fingerprint hashes the contract, the taker and every trick's plays (seat
 and card).  The deal, the bidding before the last call, the dealer and the
 écart are left out: the tricks show every card played, and an import may have
-to infer the rest (TarotClub saves neither hands nor bidding).  A hand with no
-card played (thrown in) has no fingerprint: two thrown-in deals are never
-called copies.
+to infer the rest (TarotClub saves neither hands nor bidding).  A thrown-in
+hand has no play: its fingerprint is its dealer and its deal, when the deal
+was recorded in full (copies of it are then counted once in the thrown-in
+figures).  Another hand with no card played has none, and is never matched.
 
 >>> import json
 >>> from pipeline.games.tarot.replay import replay_game, _DOCTEST_GAME
@@ -17,6 +18,11 @@ called copies.
 >>> copy = dict(record, game_id="another-id", players=["w", "x", "y", "z"])
 >>> hand_fingerprints(replay_game(copy)) == prints
 True
+>>> dealt = {k: record["hands"][0][k] for k in ("dealer", "deal", "chien")}
+>>> bids = [{"seat": (dealt["dealer"] + s) % 4, "call": "pass"} for s in (1, 2, 3, 4)]
+>>> thrown = replay_game(dict(record, hands=[dict(dealt, bids=bids, thrown_in="all_passed")]))
+>>> thrown.hands[0].thrown_in, thrown.violations, hand_fingerprints(thrown) != [None]
+('all_passed', [], True)
 """
 
 from __future__ import annotations
@@ -35,10 +41,13 @@ PLAY_TEXT: tuple[tuple[str, ...], ...] = tuple(
 
 def hand_fingerprint(hand: TarotHand) -> str | None:
     """The fingerprint of one replayed hand (None when no card was played)."""
-    if not any(trick.plays for trick in hand.tricks):
+    if any(trick.plays for trick in hand.tricks):
+        tricks = "/".join(" ".join([PLAY_TEXT[seat][card] for seat, card in t.plays]) for t in hand.tricks)
+        text = f"tarot|c{hand.contract}|k{hand.taker}|t{tricks}"
+    elif hand.thrown_in is not None and hand.deal_known:
+        text = f"tarot|thrown|d{hand.dealer}|h{' '.join(format(held, 'x') for held in hand.deal)}"
+    else:
         return None
-    tricks = "/".join(" ".join([PLAY_TEXT[seat][card] for seat, card in t.plays]) for t in hand.tricks)
-    text = f"tarot|c{hand.contract}|k{hand.taker}|t{tricks}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
