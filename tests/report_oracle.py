@@ -11,8 +11,6 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from scipy.stats import t as student_t
-
 from pipeline.games.euchre.cards import EFFECTIVE
 from pipeline.games.euchre.replay import GameReplay, HandResult, replay_game
 
@@ -233,14 +231,15 @@ def _alone(hands: list[HandResult]) -> dict[str, Any]:
 
 
 def mean_ci(values: list[int] | list[float]) -> tuple[float | None, list[float | None]]:
-    """The mean and its Student t 95% interval (none below 2 values or without spread)."""
+    """The mean and its normal 95% interval, as the contract says (none below 2 values
+    or without spread)."""
     count = len(values)
     mean = sum(values) / count if count else None
     ci: list[float | None] = [None, None]
     if count >= 2 and mean is not None:
         sd = math.sqrt(sum((e - mean) ** 2 for e in values) / (count - 1))
-        if sd > 0:  # Student t with n - 1 degrees of freedom; no interval without spread
-            half = student_t.ppf(0.975, count - 1) * sd / math.sqrt(count)
+        if sd > 0:  # no interval without spread
+            half = Z * sd / math.sqrt(count)
             ci = [mean - half, mean + half]
     return mean, ci
 

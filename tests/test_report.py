@@ -124,11 +124,11 @@ def test_wilson_empty_and_symmetric() -> None:
         wilson(3, 2)
 
 
-def test_mean_interval_uses_sample_sd_and_student_t() -> None:
+def test_mean_interval_uses_sample_sd_and_the_normal_quantile() -> None:
     m = mean_interval([0.0, 2.0, 4.0, 6.0])
     assert m.sd == pytest.approx(math.sqrt(20 / 3))
-    # scipy.stats.t.ppf(0.975, 3) = 3.182446305284263
-    assert m.ci95[0] == pytest.approx(3 - 3.182446305284263 * math.sqrt(20 / 3) / 2)
+    # scipy.stats.norm.ppf(0.975) = 1.959963984540054
+    assert m.ci95[0] == pytest.approx(3 - 1.959963984540054 * math.sqrt(20 / 3) / 2)
     assert mean_interval([1.0]).ci95 == [None, None]
 
 

@@ -45,11 +45,11 @@ def test_welch_t_matches_scipy() -> None:
     assert c.ci95[1] == pytest.approx(-0.016531304371169675)
 
 
-def test_student_t_interval_for_means() -> None:
-    # scipy.stats.t.interval(0.95, 2, loc=2, scale=1/sqrt(3))
+def test_normal_interval_for_means() -> None:
+    # scipy.stats.norm.interval(0.95, loc=2, scale=1/sqrt(3)), as the contract names it
     m = mean_interval([1.0, 2.0, 3.0])
-    assert m.ci95[0] == pytest.approx(-0.48413771175033027)
-    assert m.ci95[1] == pytest.approx(4.48413771175033)
+    assert m.ci95[0] == pytest.approx(0.8684142659238281)
+    assert m.ci95[1] == pytest.approx(3.1315857340761717)
     # Two identical hands: no interval, not "+1.000 (+1.000 to +1.000)".
     assert mean_interval([1.0, 1.0]).ci95 == [None, None]
 

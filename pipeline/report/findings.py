@@ -39,7 +39,7 @@ GLOSSARY = (
         "loaded before it, in any file, format or game id",
     ),
     ("placeholder", "a seat name that is no person (North, Player0, p0, seat 0, empty...): never a player"),
-    ("95% CI", "Wilson score interval for a rate, Student t interval for a mean"),
+    ("95% CI", "Wilson score interval for a rate, normal interval for a mean"),
     ("n", "how many hands (or games) a figure counts"),
     ("too small to read", "fewer than 30 hands: shown, marked, and kept out of the findings"),
     (
