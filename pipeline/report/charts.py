@@ -80,10 +80,11 @@ def rate_bars(
         n = r[f"{stem}_n"]
         text = f"{v:.1%}\n{r[f'{stem}_k']:,} / {n:,}" if n else "no hands"
         if n and small(n):
-            text += f"\ntoo small (n<{MIN_N})"
+            text += f"\ntoo small\n(n<{MIN_N})"  # two short lines: a bar's width, not its neighbour's
         # above the whisker's cap, never on it
         ax.text(x, top + ceiling * 0.03, text, ha="center", va="bottom", fontsize=9)
     ax.set_xticks(xs, labels)
     ax.set_ylim(0, ceiling)
+    ax.set_yticks([y for y in ax.get_yticks() if 0 <= y <= 1 + 1e-9])  # room above 100%, no rate there
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.grid(axis="y", alpha=0.3)
