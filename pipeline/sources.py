@@ -345,8 +345,9 @@ JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 
 def input_suffixes(fmt: str = "auto") -> tuple[str, ...]:
     """The endings of the input files a folder holds, as ``--from`` (``fmt``) reads
-    them: JSON Lines, and every installed importer's own endings for ``auto``; an
-    importer's files for its name (JSON Lines when it has no ending of its own).
+    them: for ``auto``, JSON Lines and every installed importer's own endings; for
+    an importer's name, its files' endings (JSON Lines when it names none); for a
+    game's own records, JSON Lines.
 
     >>> input_suffixes("tarotclub")
     ('.json', '.jsonl')
