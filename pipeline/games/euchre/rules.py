@@ -114,7 +114,8 @@ class Rules:
             return PRESETS["cards4net"]
         if not isinstance(rules, dict):
             raise RulesError(f"rules must be an object, not {type(rules).__name__}")
-        key = tuple(sorted(rules.items()))
+        # typed: 1 == True and 10.0 == 10 in Python, and only one of each pair is an option's value
+        key = tuple((name, type(value), value) for name, value in sorted(rules.items()))
         try:
             return _RULES_SEEN[key]
         except KeyError:
@@ -174,8 +175,8 @@ _CHOICES = {
 }
 
 
-#: Rules already built, by their record's sorted (option, value) pairs.
-_RULES_SEEN: dict[tuple[tuple[str, Any], ...], Rules] = {}
+#: Rules already built, by their record's sorted (option, value type, value) triples.
+_RULES_SEEN: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
 
 _CARDS4NET = Rules()
 PRESETS: dict[str, Rules] = {
