@@ -367,6 +367,47 @@ def test_started_at_and_source(simulated: list[dict[str, Any]]) -> None:
     assert scanned is not None and scanned.lines == [n for n, right in enumerate(expected) if right]
 
 
+#: Claims as exporters may spell them: only an int pair (or a list of seats) is one.
+WRONG_CLAIMS: list[tuple[str, Any]] = [
+    ("points", [1.0, 0.0]),
+    ("points", [True, False]),
+    ("points", "1-0"),
+    ("points", [1]),
+    ("score", [1, 0, 0]),
+    ("score", 3),
+    ("score", {"team0": 1}),
+    ("trick_winners", "0,2,0,1,3"),
+    ("trick_winners", 0),
+]
+
+
+def test_claims_of_another_type(simulated: list[dict[str, Any]]) -> None:
+    """A claim that is no pair of whole numbers (no list of seats) is the replay's
+    schema violation: no fast path clears its game, nor takes it for no claim."""
+    games = []
+    for n, (key, value) in enumerate(WRONG_CLAIMS):
+        candidate = copy.deepcopy(simulated[n])
+        candidate["hands"][0]["claimed"][key] = value
+        games.append(candidate)
+    cleared, clean = check_sound(games)
+    assert cleared == clean == [False] * len(games)
+
+
+def test_a_rule_value_of_another_type_whatever_came_before(simulated: list[dict[str, Any]]) -> None:
+    """1 == True and 10.0 == 10 in Python: rules read before must not make a
+    refused spelling pass (the rules are read once a batch, before any replay)."""
+    spellings = [("stick_the_dealer", True, 1), ("target", 10, 10.0), ("deck", 24, 24.0)]
+    games = []
+    for n, (option, right, wrong) in enumerate(spellings * 2):
+        candidate = copy.deepcopy(simulated[n])
+        candidate["rules"] = {"preset": "cards4net", option: right if n < len(spellings) else wrong}
+        games.append(candidate)
+    cleared, clean = check_sound(games)
+    assert clean == [True] * len(spellings) + [False] * len(spellings)
+    assert cleared == clean
+    assert [v.code for v in replay_game(games[-1]).violations] == ["schema"]
+
+
 def test_a_run_on_a_fresh_install_does_not_wait_for_the_kernels(tmp_path: Path) -> None:
     """With nothing compiled (an empty ``NUMBA_CACHE_DIR``), ``validate`` and ``load``
     go without the fast path, with the same results, while one process compiles the

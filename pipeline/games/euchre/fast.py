@@ -309,7 +309,9 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
         said = claimed.get("trick_winners")
         winners = [0] * 5
         n = 0
-        if type(said) is list:
+        if said is not None and type(said) is not list:
+            raise _Unfit  # the replay's schema violation
+        if said is not None:
             flags |= HAS_WINNERS
             n = min(len(said), 5)
             for t in range(n):
@@ -320,14 +322,14 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
         said_points = claimed.get("points")
         points = _pair(said_points)
         if points is None:
-            _check_not_pair(said_points)
+            _no_claim(said_points)
             points = (0, 0)
         else:
             flags |= HAS_POINTS
         said_score = claimed.get("score")
         score = _pair(said_score)
         if score is None:
-            _check_not_pair(said_score)
+            _no_claim(said_score)
             score = (0, 0)
         else:
             flags |= HAS_SCORE
@@ -339,10 +341,10 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
     rows += row
 
 
-def _check_not_pair(value: object) -> None:
-    """A value :func:`_pair` refused that is still a pair of whole numbers (out of
-    range, which the replay reports): not laid out."""
-    if type(value) is list and len(value) == 2 and all(type(x) is int for x in value):
+def _no_claim(value: object) -> None:
+    """A claim :func:`_pair` refused is laid out only when absent (null): any other
+    value (out of range, a float, a string, three numbers) the replay reports."""
+    if value is not None:
         raise _Unfit
 
 
