@@ -156,7 +156,7 @@ def text_field_problem(key: str, value: object) -> str | None:
     >>> text_field_problem("started_at", "2024-03-05T19:02:00Z") is None
     True
     >>> text_field_problem("started_at", "2024-02-30")
-    "started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: '2024-02-30' (kept as written; the reports take the game as undated)"
+    "started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: '2024-02-30' (kept as written)"
     >>> text_field_problem("source", 7)
     'source must be a string (free text), not 7'
     """
@@ -165,10 +165,7 @@ def text_field_problem(key: str, value: object) -> str | None:
     if not isinstance(value, str):
         return f"{key} must be a string ({TEXT_FIELDS[key]}), not {value!r}"
     if key == "started_at" and not is_timestamp(value):
-        return (
-            f"started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: {value!r}"
-            " (kept as written; the reports take the game as undated)"
-        )
+        return f"started_at is not an ISO-8601 timestamp such as 2024-03-05T19:02:00Z: {value!r} (kept as written)"
     return None
 
 
