@@ -196,7 +196,8 @@ def test_a_stderr_that_cannot_be_written_still_exits_2(tmp_path: Path) -> None:
 
 def test_control_characters_from_the_logs_never_reach_the_terminal(tmp_path: Path) -> None:
     """A game id holding ESC sequences (retitling, recolouring the terminal) is
-    shown escaped by validate and by sql's table; csv and json stay exact."""
+    shown escaped by validate and by sql's table, as control pictures on the
+    report's page; csv and json stay exact."""
     record = orjson.loads(valid_lines()[0])
     record["game_id"] = "g\x1b]0;PWNED\x07\x1b[31mX"
     record["final_score"] = [0, 0]  # a violation, so that validate lists the game
@@ -211,6 +212,11 @@ def test_control_characters_from_the_logs_never_reach_the_terminal(tmp_path: Pat
     assert "\x1b" not in table.stdout and "\\x1b[31mX" in table.stdout
     exact = run_cli("sql", "select game_id from games", "--db", str(db), "-f", "json")
     assert orjson.loads(exact.stdout) == [{"game_id": record["game_id"]}]
+    # the report's page shows each as its control picture (a browser shows no ESC or BEL)
+    assert run_cli("report", "--db", str(db), "--out", str(tmp_path / "r")).returncode == 0
+    page = (tmp_path / "r" / "report.html").read_text("utf-8")
+    assert "\x1b" not in page and "\x07" not in page
+    assert "g\u241b]0;PWNED\u2407\u241b[31mX" in page
 
 
 @pytest.mark.parametrize(

@@ -399,6 +399,21 @@ def _html_figure(path: Path, caption: str) -> str:
     )
 
 
+#: The control characters a log's text may hold (NUL, ESC, line breaks; a tab
+#: aside), each shown as its Unicode control picture: HTML has no way to write
+#: them that a browser shows (``&#0;`` is read as U+FFFD, ``&#27;`` as ESC itself).
+PICTURES = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
+
+
+def html_cell(text: str) -> str:
+    r"""Text from the logs in a page's table cell, as written and visible.
+
+    >>> html_cell("<Ann>\x1b[31m\x00") == "&lt;Ann&gt;\u241b[31m\u2400"
+    True
+    """
+    return html.escape(text).translate(PICTURES)
+
+
 def _html_table(table: Table, title: str) -> str:
     headers, rows = display(table)
     text = [is_text([row[i] for row in rows]) for i in range(len(headers))]
@@ -406,7 +421,7 @@ def _html_table(table: Table, title: str) -> str:
     if rows:
         body = "".join(
             "<tr>"
-            + "".join(f"<td{_align(t)}>{html.escape(c)}</td>" for c, t in zip(row, text, strict=True))
+            + "".join(f"<td{_align(t)}>{html_cell(c)}</td>" for c, t in zip(row, text, strict=True))
             + "</tr>"
             for row in rows
         )
