@@ -476,3 +476,48 @@ def test_the_turned_down_suit_may_be_named_where_the_rules_allow_it() -> None:
     assert replay_game(game(hand)).violations[0].rule == "turned_down_suit"
     allowed = replay_game(game(hand, rules={"preset": "french", "may_name_turned_down_suit": True}))
     assert "turned_down_suit" not in {v.rule for v in allowed.violations}
+
+
+def test_a_call_out_of_turn_in_a_hand_thrown_in_as_all_passed() -> None:
+    """Eight passes are not enough: each in turn from the dealer's left, as in any
+    bidding; and no fast path clears the hand either."""
+    from pipeline.games.euchre import fast
+
+    swapped = copy.deepcopy(ALL_PASSED_HAND)
+    swapped["bids"][0:2] = [{"seat": 1, "call": "pass"}, {"seat": 0, "call": "pass"}]
+    record = game(swapped, rules={"preset": "pagat"})
+    found = replay_game(record).violations
+    assert [(v.code, v.path, v.seat) for v in found] == [
+        ("bid_turn", "hands[0].bids[0]", 1),
+        ("bid_turn", "hands[0].bids[1]", 0),
+    ]
+    assert "seat 1 called out of turn: it was seat 0's turn" in found[0].message
+    assert fast.fast_check([record, game(ALL_PASSED_HAND, rules={"preset": "pagat"})], min_games=0) == [
+        False,
+        True,
+    ]
+
+
+def test_a_dealer_passing_out_of_turn_is_not_yet_stuck() -> None:
+    """With stick the dealer, the dealer's pass is illegal only as the eighth call; an
+    earlier one is a call out of turn, and only that."""
+    bids = [{"seat": s, "call": "pass"} for s in (0, 1, 2, 3, 3, 1, 2)] + [{"seat": 3, "call": "D"}]
+    hand = {k: v for k, v in CALLED_HAND.items() if k not in ("tricks", "claimed", "discard")}
+    found = replay_game(game(dict(hand, bids=bids), rules={"preset": "cards4net"})).violations
+    assert [(v.code, v.path, v.seat) for v in found] == [("bid_turn", "hands[0].bids[4]", 3)]
+
+
+def test_hands_after_the_end_do_not_change_the_game_s_score_or_winner() -> None:
+    """The game ends when a team reaches the target: a hand recorded after it is a
+    game_over violation, replayed, but the score, the winner and the claimed
+    final_score are those of the end."""
+    record = rotation_game(4, rules={"preset": "cards4net", "target": 4})
+    over = replay_game(record)
+    assert (over.ended_at, over.score, over.winner) == (2, (4, 2), 0)
+    assert [h.score for h in over.hands] == [(2, 0), (2, 2), (4, 2), (4, 4)]  # running, as recorded
+    wrong = replay_game(dict(record, final_score=[4, 4]))
+    assert [(v.code, v.path) for v in wrong.violations] == [
+        ("game_over", "hands[3]"),
+        ("score", "final_score"),
+    ]
+    assert not [v for v in replay_game(dict(record, final_score=[4, 2])).violations if v.code == "score"]

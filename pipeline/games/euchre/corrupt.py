@@ -386,14 +386,14 @@ def wrong_final_score(record: Record, rng: random.Random) -> Site | None:
 
 
 def hand_after_game_end(record: Record, rng: random.Random) -> Site | None:
-    """game_over: one more hand played after a team reached the target, claimed consistently."""
+    """game_over: one more hand played after a team reached the target, claimed
+    consistently (its running score goes on; ``final_score`` stays the end's)."""
     rules = Rules.from_record(record.get("rules"))
     hands = record["hands"]
     extra = play_hand(rules, next_dealer(hands[-1]["dealer"]), rng)
     score = [a + b for a, b in zip(record["final_score"], extra.points, strict=True)]
     extra.record["claimed"]["score"] = score
     hands.append(extra.record)
-    record["final_score"] = list(score)
     return Site(len(hands) - 1)
 
 

@@ -148,6 +148,8 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
         passes = 0
         for j in range(nbids):
             passes += row[BID_CALL + j] == PASS
+            if row[BID_SEAT + j] != (dealer + 1 + j) % 4:
+                return False
         if rules[R_STICK] or passes != 8 or nbids != 8:
             return False
         if row[DISCARD] >= 0 or ntricks:

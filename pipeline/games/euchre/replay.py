@@ -141,6 +141,7 @@ def _replay_hands(
     score = [initial[0], initial[1]]
     previous_dealer: Seat | None = None
     claim_offset = (0, 0)
+    final: tuple[int, int] | None = None  # the score when a team reached the target
     for index, hand in enumerate(hands):
         if game.ended_at is not None:
             ctx.add(
@@ -160,7 +161,9 @@ def _replay_hands(
         game.hands.append(result)
         if game.ended_at is None and max(score) >= rules.target:
             game.ended_at = index
-    game.score = (score[0], score[1])
+            final = (score[0], score[1])
+    # Hands recorded after the end (game_over) are replayed, but the game was decided.
+    game.score = final or (score[0], score[1])
 
 
 # --------------------------------------------------------------------------
@@ -232,7 +235,10 @@ def _throw_in_phase(state: HandState, hand: dict[str, Any]) -> Phase:
     elif reason == ThrowIn.FARMERS_HAND:
         _check_farmers_throw_in(state, hand, farmer)
     else:
-        read_bids(state, hand)
+        for k, (j, bid) in enumerate(read_bids(state, hand)[:8]):
+            turn = CALLERS[dealer][k]
+            if bid.seat not in (UNKNOWN, turn):
+                _out_of_turn(state, f".bids[{j}]", bid, turn)
         passes = sum(b.call == Call.PASS for b in result.bids)
         if state.rules.stick_the_dealer:
             state.add(
@@ -285,15 +291,12 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
             passes += 1
             continue
         if bid.seat != turn:
-            state.add(
-                "bid_turn",
-                path,
-                f"seat {bid.seat} called out of turn: it was seat {turn}'s turn",
-                seat=bid.seat,
-            )
+            _out_of_turn(state, path, bid, turn)
         faults = call_faults(
             rules, bid.call, bid.alone, 1 if passes < 4 else 2, bid.seat, dealer, upcard_suit
         )
+        if passes != 7:  # only the eighth call is the stuck dealer's: an earlier pass is out of turn
+            faults = tuple(f for f in faults if f is not CallFault.STUCK_DEALER_PASS)
         if faults:
             _report_call(state, path, bid, bid.call, faults, upcard_suit)
         if bid.call == Call.PASS:
@@ -321,6 +324,12 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         state.add("unsupported", ".upcard", "trump cannot be told: the upcard is the joker or unreadable")
         return Phase.SCORING
     return Phase.LONE_DEFENDER
+
+
+def _out_of_turn(state: HandState, path: str, bid: Bid, turn: Seat) -> None:
+    state.add(
+        "bid_turn", path, f"seat {bid.seat} called out of turn: it was seat {turn}'s turn", seat=bid.seat
+    )
 
 
 def _report_call(
