@@ -101,6 +101,22 @@ def test_a_parallel_load_writes_what_a_serial_load_writes(tmp_path: Path) -> Non
     assert (again.games_loaded, again.quarantined, again.already_present) == (0, 0, again.lines)
 
 
+def test_a_batch_of_a_large_file_s_rows_and_a_small_one_s(tmp_path: Path) -> None:
+    """The large file's rows come from the workers with their text dictionary-encoded,
+    the small file's are built in this process, plain: one batch holds both (it
+    was an ArrowTypeError, the run left aborted)."""
+    from pipeline.warehouse.api import load
+
+    large = str(mixed_input(tmp_path))
+    small = tmp_path / "small.jsonl"
+    write_simulation(small, 3, seed=13, preset="mixed")
+    serial = load([large, str(small)], tmp_path / "one.duckdb")
+    parallel = load([large, str(small)], tmp_path / "two.duckdb", jobs=2)
+    assert {**parallel.to_json(), "db": None} == {**serial.to_json(), "db": None}
+    assert parallel.lines == 450 + 3 + 3 and parallel.accounted  # the games, 3 odd lines, the small file
+    assert table_rows(tmp_path / "two.duckdb") == table_rows(tmp_path / "one.duckdb")
+
+
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here (os.getpriority)")
 @pytest.mark.parametrize("command", ["validate", "load"])
 def test_workers_give_way_to_the_process_taking_their_results(tmp_path: Path, command: str) -> None:

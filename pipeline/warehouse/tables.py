@@ -285,11 +285,7 @@ class Batch:
 
     def arrow_tables(self) -> dict[str, Any]:
         """The Arrow tables built elsewhere, one per table."""
-        import pyarrow as pa
-
-        return {
-            table: pa.concat_tables(parts, promote_options="default") for table, parts in self.arrow.items()
-        }
+        return {table: _concatenated(parts) for table, parts in self.arrow.items()}
 
     def frames(self, models: Mapping[str, type[pa.DataFrameModel]]) -> dict[str, pl.DataFrame]:
         """Every non-empty table's tuple rows as a typed polars frame (column lists, not
@@ -311,3 +307,22 @@ class Batch:
                 }
             )
         return out
+
+
+def _concatenated(parts: list[Any]) -> Any:
+    """One Arrow table of a batch's parts.  A worker sends its rows with their text
+    dictionary-encoded (``parallel_load.compact``), this process builds a small
+    file's rows plain: a batch holding both is given plain text throughout."""
+    import pyarrow as pa
+
+    if len({part.schema for part in parts}) > 1:
+        parts = [_decoded(part) for part in parts]
+    return pa.concat_tables(parts, promote_options="default")
+
+
+def _decoded(table: Any) -> Any:
+    """``table`` with its dictionary-encoded columns as their plain values."""
+    import pyarrow as pa
+
+    columns = [c.cast(c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in table.columns]
+    return pa.table(columns, names=table.column_names)
