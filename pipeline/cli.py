@@ -195,8 +195,8 @@ def load(
         str,
         typer.Option(
             "--engine",
-            help="local: into the DuckDB file --db; dask: a Parquet data set in the folder --db, "
-            "replayed on a Dask cluster (--jobs local workers, or --scheduler).",
+            help="local: added to the DuckDB file --db; dask: a new Parquet data set in the folder --db "
+            "(replacing the data set there), replayed on a Dask cluster (--jobs local workers, or --scheduler).",
         ),
     ] = "local",
     scheduler: Annotated[

@@ -39,6 +39,7 @@ from pipeline.warehouse.dask_engine import (
     _client,
     _staged_in_order,
     hashed_inputs,
+    is_dataset,
     load_dask,
     move_into_place,
     numbered,
@@ -540,6 +541,16 @@ def test_a_dataset_is_loaded_again_in_place_and_a_folder_that_is_not_one_is_refu
     result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(other)])
     assert result.exit_code != 0 and "not a tricklog data set" in result.output
     assert (other / "x.txt").read_text() == "mine"
+    # a file named load.json alone makes no data set: the folder is not replaced
+    (other / "load.json").write_text('{"my": "config"}')
+    result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(other)])
+    assert result.exit_code == 2 and "not a tricklog data set" in result.output
+    assert sorted(p.name for p in other.iterdir()) == ["load.json", "x.txt"]
+    # nor is a data set holding something of its user's, which a load would take with it
+    (dataset / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(app, ["load", str(games), "--engine", "dask", "--db", str(dataset)])
+    assert result.exit_code == 2 and "also holds notes.txt; a load replaces the whole folder" in result.output
+    assert (dataset / "notes.txt").read_text() == "mine" and is_dataset(dataset)
 
 
 def test_a_data_set_with_a_part_missing_cut_short_or_added_is_refused_naming_it(

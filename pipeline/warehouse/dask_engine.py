@@ -74,7 +74,7 @@ from pipeline.warehouse.load import (
     read_errors,
     read_through,
 )
-from pipeline.warehouse.parts import DamagedDataset, check_parts, reads_dataset, write_parts
+from pipeline.warehouse.parts import PARTS, DamagedDataset, check_parts, reads_dataset, write_parts
 from pipeline.warehouse.prepare import (
     ClearedBatch,
     ClearedLineBatch,
@@ -939,8 +939,8 @@ def load_dask(
 
     checked_line_limit(max_line_bytes)
     target = Path(directory).absolute()
-    if target.exists() and not (target / MARKER).is_file():
-        raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
+    if target.exists() or target.is_symlink():
+        refuse_replacing(target)
     files = sized_inputs(expand_inputs(paths, fmt))  # before a cluster starts: an input missing stops none
     refuse_other_formats(files, fmt)
     started = dt.datetime.now(dt.UTC)
@@ -995,7 +995,7 @@ def move_into_place(staging: Path, target: Path) -> None:
     set moved in meanwhile) is left as it is, and the load fails saying so."""
     aside: Path | None = None
     if target.exists() or target.is_symlink():
-        if not (target / MARKER).is_file():
+        if not is_dataset(target):
             raise WarehouseError(
                 f"{target}: became something other than a tricklog data set during the load; left as it is"
             )
@@ -1499,7 +1499,32 @@ def _schema_session(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection
 
 
 def is_dataset(path: str | Path) -> bool:
-    return Path(path).is_dir() and (Path(path) / MARKER).is_file()
+    """Whether ``path`` is a folder holding a load's accounting (:data:`MARKER`, a
+    JSON object with its counts): a file of that name alone does not make one."""
+    try:
+        accounts = json.loads((Path(path) / MARKER).read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return Path(path).is_dir() and isinstance(accounts, dict) and accounts.keys() >= ACCOUNTS
+
+
+#: What a data set's :data:`MARKER` holds, at least (``LoadSummary.to_json``).
+ACCOUNTS = frozenset(("run_id", "files", "lines", "games_loaded", "already_present", "quarantined"))
+
+
+def refuse_replacing(target: Path) -> None:
+    """Refuse to load into ``target`` unless it is a data set holding nothing but its
+    own files: a load replaces the whole folder, and would take anything else with it."""
+    if not is_dataset(target):
+        raise WarehouseError(f"{target}: exists and is not a tricklog data set; give a new folder")
+    own = {MARKER, PARTS, *(table_folder(t).partition("/")[0] for t in [*table_models(), "ingest_runs"])}
+    others = sorted(entry.name for entry in target.iterdir() if entry.name not in own)
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise WarehouseError(
+            f"{target}: a data set that also holds {shown}; a load replaces the whole folder, "
+            "so move them out first (or give a new folder)"
+        )
 
 
 def open_dataset(path: str | Path) -> duckdb.DuckDBPyConnection:

@@ -260,7 +260,9 @@ def _open_dataset(folder: str) -> duckdb.DuckDBPyConnection:
     from pipeline.warehouse.guard import lock_down
 
     if not is_dataset(folder):
-        raise WarehouseError(f"{folder}: a folder, but not a tricklog data set (no {MARKER})")
+        raise WarehouseError(
+            f"{folder}: a folder, but not a tricklog data set (no {MARKER} holding a load's accounts)"
+        )
     con = open_dataset(folder)
     install_query_macros(con)
     lock_down(con, [str(Path(folder).resolve()) + "/"])
