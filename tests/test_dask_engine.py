@@ -1034,7 +1034,15 @@ def test_the_command_s_local_cluster_takes_no_fixed_port() -> None:
 
 def _data_set(folder: Path, content: str) -> Path:
     folder.mkdir()
-    (folder / MARKER).write_text("{}")
+    accounts = {
+        "run_id": 1,
+        "files": [],
+        "lines": 0,
+        "games_loaded": 0,
+        "already_present": 0,
+        "quarantined": 0,
+    }
+    (folder / MARKER).write_text(json.dumps(accounts))  # a load's accounts: what marks a data set
     (folder / "part.txt").write_text(content)
     return folder
 
