@@ -159,6 +159,16 @@ def _printed(game: GameReplay) -> int:
     return sum(play_key(h) is not None for h in game.hands)
 
 
+def _scope(
+    sources: Iterable[str],
+    players: Iterable[str],
+    aliases: dict[str, str] | None,
+    placeholders: Iterable[str],
+) -> dict[str, Any]:
+    """The report's filters and names, as :func:`loaded_games` takes them."""
+    return {"sources": sources, "players": players, "aliases": aliases, "placeholders": placeholders}
+
+
 def from_start(record: dict[str, Any], game: GameReplay) -> bool:
     """The game is recorded from 0-0 and names its first dealer (hand 0 replayed)."""
     initial = record.get("initial_score")
@@ -176,12 +186,7 @@ def expected_summary(
 ) -> dict[str, Any]:
     """The contract's ``euchre`` object, computed hand by hand in plain Python."""
     records = list(records)
-    scope: dict[str, Any] = {
-        "sources": sources,
-        "players": players,
-        "aliases": aliases,
-        "placeholders": placeholders,
-    }
+    scope = _scope(sources, players, aliases, placeholders)
     games = replays(records, **scope)
     hands = [h for _, _, mine in games for h in mine]
     distinct = distinct_games(records, **scope)
@@ -279,12 +284,7 @@ def expected_extras(
 ) -> dict[str, Any]:
     """The extra keys: by preset, by trump, by trumps held, stuck dealer, per player."""
     records = list(records)
-    scope: dict[str, Any] = {
-        "sources": sources,
-        "players": players,
-        "aliases": aliases,
-        "placeholders": placeholders,
-    }
+    scope = _scope(sources, players, aliases, placeholders)
     games = replays(records, **scope)
     hands = [(g, h) for _, g, mine in games for h in mine]
     presets = sorted({g.rules.preset for g, _ in hands if g.rules})
