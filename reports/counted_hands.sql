@@ -16,6 +16,11 @@ select h.*, g.load_rank, g.file, g.line, count(h.fingerprint) over (partition by
 from all_hands() as h
 join scoped_games() as g using (game_id);
 
+-- What a hand's copies share (the statistics count one hand a key): its fingerprint;
+-- a hand without one is a copy of none.
+create or replace temp macro hand_key(fingerprint, game_id, hand_no) as
+coalesce(fingerprint, game_id || '#' || hand_no::varchar);
+
 create or replace temp macro hand_copies() as table
 with printed as (
     select * from scoped_hands() where fingerprint is not null
@@ -44,7 +49,7 @@ final as (
     select *
     from eligible
     qualify row_number() over (
-        partition by game, coalesce(fingerprint, game_id || '#' || hand_no::varchar)
+        partition by game, hand_key(fingerprint, game_id, hand_no)
         order by printed_hands desc, load_rank, hand_no
     ) = 1
 )

@@ -18,7 +18,7 @@ final as (
     select * exclude (fingerprint, load_rank, printed_hands)
     from analysed
     qualify row_number() over (
-        partition by coalesce(fingerprint, game_id || '#' || hand_no::varchar)
+        partition by hand_key(fingerprint, game_id, hand_no)
         order by printed_hands desc, load_rank, hand_no
     ) = 1
 )

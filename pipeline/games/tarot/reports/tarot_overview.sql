@@ -6,7 +6,7 @@ with counted as (
 
 thrown_in as (
     -- each deal once: copies of a thrown-in deal share its fingerprint (its deal)
-    select count(distinct coalesce(h.fingerprint, h.game_id || '#' || h.hand_no::varchar)) as n
+    select count(distinct hand_key(h.fingerprint, h.game_id, h.hand_no)) as n
     from tarot.hands as h
     semi join tarot_scoped_games() as g using (game_id)
     where h.valid and h.thrown_in is not null
