@@ -272,7 +272,7 @@ def _check_metadata(game: _Game, metadata: dict[str, Any], players: object) -> N
             f"metadata.date must be a date as text, not {date!r}: it was left out",
             "date",
             "metadata.date",
-            "schema",
+            code="schema",
         )
     if isinstance(players, list) and len(players) > 4:
         game.unsupported(
