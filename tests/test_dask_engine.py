@@ -501,6 +501,36 @@ def test_dask_load_is_the_single_machine_load(games: Path, tmp_path: Path, clien
     assert result.exit_code == 0, result.output
 
 
+def test_a_file_given_twice_or_with_its_compressed_copy_is_quarantined_once(
+    games: Path, tmp_path: Path, client: Any
+) -> None:
+    """The second copy's bad lines (the same bytes at the same line numbers) are
+    already present, as in a load into DuckDB: each is quarantined once."""
+    import gzip
+
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(games.read_bytes()))
+    alone = load_dask([str(games)], tmp_path / "alone", client=client, split_bytes=50_000)
+    for inputs, name in (([games, games], "twice"), ([games, packed], "packed")):
+        db = tmp_path / f"{name}.duckdb"
+        single = load([str(p) for p in inputs], db)
+        spread = load_dask([str(p) for p in inputs], tmp_path / name, client=client, split_bytes=50_000)
+        one, many = single.to_json(), spread.to_json()
+        for key in ("db", "batches"):
+            one.pop(key), many.pop(key)
+        assert one == many, name
+        assert spread.quarantined == alone.quarantined and spread.violations == alone.violations
+        assert spread.lines == 2 * alone.lines and spread.accounted
+        with Warehouse.open(db) as a, Warehouse.open(tmp_path / name) as b:
+            for table in table_names():
+                assert _rows(a, table) == _rows(b, table), (name, table)
+    others = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]  # other bytes at the same line: not a copy
+    others[0].write_bytes(b"{not json\n")
+    others[1].write_bytes(b"{nor this\n")
+    spread = load_dask([str(p) for p in others], tmp_path / "others", client=client)
+    assert (spread.quarantined, spread.already_present) == (2, 0)
+
+
 def test_the_client_asks_for_no_finish_of_a_split_it_would_not_change(
     games: Path, tmp_path: Path, client: Any
 ) -> None:

@@ -19,9 +19,22 @@ DIGESTS = ["aa" * 32, "ab" * 32, "aa" * 16 + "bb" * 16]  # the last shares its f
 def routed_line_by_line(splits: list[list[LineFact]], summary: LoadSummary) -> list[Routing]:
     """The rules, line after line: the first loadable line of an id is loaded; a
     later line of that id is already present when its content hash's first half
-    is the same, else quarantined as a duplicate; a line not loadable is quarantined."""
+    is the same, else quarantined as a duplicate; a line not loadable is
+    quarantined.  A line to quarantine whose number and content hash's first half
+    were quarantined before is already present instead."""
     loaded: dict[str, str] = {}
+    quarantined: set[tuple[int, str]] = set()
     out = []
+
+    def first_quarantine(fact: LineFact) -> bool:
+        key = (fact.line, (fact.digest or "")[:32])
+        if key in quarantined:
+            summary.already_present += 1
+            return False
+        quarantined.add(key)
+        summary.quarantined += 1
+        return True
+
     for facts in splits:
         routing = Routing()
         for fact in facts:
@@ -32,19 +45,20 @@ def routed_line_by_line(splits: list[list[LineFact]], summary: LoadSummary) -> l
                 routing.dropped.add(fact.line)
                 if loaded[game_id][:32] == digest[:32]:
                     summary.already_present += 1
-                else:
+                elif first_quarantine(fact):
                     message = f"game_id {game_id!r} is already loaded with different content; this line is quarantined"
                     routing.duplicates[fact.line] = (game_id, message)
-                    summary.quarantined += 1
                     summary.violations += 1
                 continue
-            summary.violations += fact.violations
             if fact.loadable:
                 assert game_id is not None and digest is not None
                 loaded[game_id] = digest
                 summary.games_loaded += 1
+                summary.violations += fact.violations
+            elif first_quarantine(fact):
+                summary.violations += fact.violations
             else:
-                summary.quarantined += 1
+                routing.dropped.add(fact.line)
         out.append(routing)
     return out
 
@@ -53,37 +67,41 @@ def routed_line_by_line(splits: list[list[LineFact]], summary: LoadSummary) -> l
 def a_fact(draw: st.DrawFn) -> tuple[bool, str | None, str | None, bool, int]:
     kind = draw(st.sampled_from(["no game", "no id", "game"]))
     violations = draw(st.integers(0, 3))
-    if kind == "no game":
-        return False, None, None, False, max(violations, 1)
+    if kind == "no game":  # its bytes' hash, or none
+        return False, None, draw(st.sampled_from([*DIGESTS, None])), False, max(violations, 1)
     digest = draw(st.sampled_from(DIGESTS))
     if kind == "no id":
         return True, None, digest, False, violations
     return True, draw(st.sampled_from(IDS)), digest, draw(st.booleans()), violations
 
 
-def numbered(splits: list[list[tuple[bool, str | None, str | None, bool, int]]]) -> list[list[LineFact]]:
-    line = 0
+def numbered(
+    splits: list[list[tuple[bool, str | None, str | None, bool, int]]], starts: list[int]
+) -> list[list[LineFact]]:
+    """Each split's lines numbered on from its start: splits of one file follow each
+    other; a split starting over is another file, or the same one again."""
     out = []
-    for split in splits:
-        facts = []
-        for fact in split:
-            line += 1
-            facts.append(LineFact(line, *fact))
-        out.append(facts)
+    for split, start in zip(splits, starts, strict=False):
+        out.append([LineFact(start + i, *fact) for i, fact in enumerate(split)])
     return out
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(a_fact(), max_size=12), max_size=5), st.booleans())
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.lists(a_fact(), max_size=12), max_size=5),
+    st.lists(st.integers(1, 6), min_size=5, max_size=5),
+    st.booleans(),
+)
 def test_the_router_decides_every_line_as_the_rules_line_by_line_do(
-    drawn: list[list[tuple[bool, str | None, str | None, bool, int]]], spilled: bool
+    drawn: list[list[tuple[bool, str | None, str | None, bool, int]]], starts: list[int], spilled: bool
 ) -> None:
-    splits = numbered(drawn)
+    splits = numbered(drawn, starts)
     expected_summary, summary = LoadSummary(1, "rules"), LoadSummary(1, "rules")
     expected = routed_line_by_line(splits, expected_summary)
     router = Router(summary)
-    if spilled:  # the loaded keys go to disk past the first two
+    if spilled:  # the keys go to disk past the first two
         router.loaded = KeyRuns(2, max_rows=2)
+        router.quarantined = KeyRuns(0, max_rows=2)
     got = [router.route(Facts.of(facts)) for facts in splits]
     assert got == expected
     assert summary == expected_summary

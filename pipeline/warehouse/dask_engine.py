@@ -20,7 +20,8 @@ A load is three steps:
 3. **Route** (the client, over the small facts, in input order): the same rules
    as ``load`` into an empty warehouse -- the first line of a ``game_id`` is
    loaded; a later one is already present (same content) or quarantined as a
-   ``duplicate_game``; lines that are no game are quarantined.  Then each
+   ``duplicate_game``; lines that are no game are quarantined, once: the same
+   line again at the same line number (a file given twice) is already present.  Then each
    worker drops the rows of the lines not loaded, gives the quarantined ones
    their file's hash, and writes its split's Parquet files, one per table.
 
@@ -516,7 +517,8 @@ def _prepare_lines(
             located = [v.at(file=file.name, line=number) for v in one.item.violations]
             reason = located[0] if located else _violation("malformed_json", "not a game", None, file, number)
             _quarantine_rows(tagged, file, number, None, reason, raw, located or [reason], run_id)
-            facts.append(LineFact(number, False, None, None, False, len(located or [reason])))
+            bytes_hash = hashlib.sha256(raw).hexdigest()  # what tells this line's copies
+            facts.append(LineFact(number, False, None, bytes_hash, False, len(located or [reason])))
             continue
         assert one.digest is not None
         if one.game_id is not None and one.game_id in known:
