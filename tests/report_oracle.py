@@ -109,18 +109,36 @@ def loaded_games(
     return out
 
 
+def preference(games: list[tuple[dict[str, Any], GameReplay]]) -> list[tuple[int, int, int]]:
+    """Which copy of a hand counts: the game with the most played hands, then the
+    most people named, then the first loaded (the lowest first)."""
+    return [
+        (-_printed(game), -sum(p is not None for p in record["players"]), i)
+        for i, (record, game) in enumerate(games)
+    ]
+
+
 def copied_games(games: list[tuple[dict[str, Any], GameReplay]]) -> set[str]:
     """The ids of the games every played hand of which was recorded first in another
-    game, taking the games with more played hands first, then in load order."""
-    printed = [[k for h in game.hands if (k := play_key(h)) is not None] for _, game in games]
-    first: dict[tuple[Any, ...], int] = {}
-    for i in sorted(range(len(games)), key=lambda i: (-len(printed[i]), i)):
-        for key in printed[i]:
-            first.setdefault(key, i)
+    game (by :func:`preference`), one at least of those first copies counted."""
+    ranks = preference(games)
+    printed: list[list[tuple[Any, ...]]] = []
+    first: dict[tuple[Any, ...], tuple[tuple[int, int, int], int, bool]] = {}
+    for i, (_, game) in enumerate(games):
+        eligible = {id(h) for h in counted(game)}
+        printed.append([])
+        for h in game.hands:
+            if (key := play_key(h)) is None:
+                continue
+            printed[i].append(key)
+            if key not in first or ranks[i] < first[key][0]:
+                first[key] = (ranks[i], i, id(h) in eligible)
     return {
         str(game.game_id)
         for i, (_, game) in enumerate(games)
-        if printed[i] and all(first[key] != i for key in printed[i])
+        if printed[i]
+        and all(first[key][1] != i for key in printed[i])
+        and any(first[key][2] for key in printed[i])
     }
 
 
@@ -140,11 +158,12 @@ def replays(
 ) -> list[tuple[dict[str, Any], GameReplay, list[HandResult]]]:
     """(record, replay, counted hands) of each loaded game in scope with a counted hand,
     in load order; each distinct hand is counted once, from the game with the most
-    played hands that has it, then the first in load order."""
+    played hands that has it, then the most people named, then the first in load order."""
     games = loaded_games(records, sources, players, aliases, placeholders)
     mine: list[list[HandResult]] = [[] for _ in games]
     played: set[tuple[Any, ...]] = set()
-    for i in sorted(range(len(games)), key=lambda i: (-_printed(games[i][1]), i)):
+    ranks = preference(games)
+    for i in sorted(range(len(games)), key=lambda i: ranks[i]):
         for h in counted(games[i][1]):
             key = play_key(h)
             if key is not None and key in played:

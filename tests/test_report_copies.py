@@ -200,3 +200,70 @@ def test_a_game_recorded_twice_is_one_game_whichever_copy_has_a_fault(tmp_path: 
     assert_same(expected_summary(records(files)), everything["euchre"])
     data = everything["dataset"]
     assert (data["games_loaded"], data["games_counted"], data["games_copies"]) == (3, 1, 2)
+
+
+def _loaded_and_reported(tmp_path: Path, name: str, records_in_order: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each record in a file of its own, loaded in order and reported on: summary.json."""
+    files = []
+    for i, record in enumerate(records_in_order):
+        path = tmp_path / f"{name}-{i}.jsonl"
+        path.write_bytes(orjson.dumps(record) + b"\n")
+        files.append(str(path))
+    db = tmp_path / f"{name}.duckdb"
+    assert tricklog("load", *files, "--db", str(db)).exit_code in (0, 1)
+    summary = report(db, tmp_path / name)
+    assert_same(expected_summary(records(files)), summary["euchre"])
+    return summary
+
+
+def _same_but_provenance(alone: dict[str, Any], messy: dict[str, Any]) -> None:
+    for key in set(alone["euchre"]) - {"by_file", "sample"}:
+        assert_same(alone["euchre"][key], messy["euchre"][key], key)
+
+
+def test_two_games_joined_in_one_record_leave_the_second_game_its_own(tmp_path: Path) -> None:
+    """A record holding a game and, after its end, the hands of another (faulted as
+    played after the game ended): the first game is counted from it, the second
+    from its own record, each once -- its win and its players' games included."""
+    from pipeline.games.euchre.simulate import simulate_game
+
+    first, second = simulate_game(1, seed=5), simulate_game(2, seed=5)
+    joined = json.loads(json.dumps(first))
+    joined["game_id"] = "joined"
+    joined["hands"] += json.loads(json.dumps(second["hands"]))
+    alone = _loaded_and_reported(tmp_path, "alone", [first, second])
+    messy = _loaded_and_reported(tmp_path, "messy", [joined, first, second])
+    assert alone["euchre"]["games"] == 2
+    _same_but_provenance(alone, messy)
+
+
+def test_a_copy_naming_no_one_does_not_take_the_game_from_its_players(tmp_path: Path) -> None:
+    """The same game with its seats named North, East, South and West, loaded first:
+    the copy naming the players counts, so the per-player figures are the game's."""
+    from pipeline.games.euchre.simulate import simulate_game
+
+    game = simulate_game(1, seed=5)
+    anonymous = dict(json.loads(json.dumps(game)), game_id="anonymous", players=["North", "East", "South", "West"])
+    alone = _loaded_and_reported(tmp_path, "alone", [game])
+    messy = _loaded_and_reported(tmp_path, "messy", [anonymous, game])
+    assert alone["euchre"]["per_player"]
+    _same_but_provenance(alone, messy)
+
+
+def test_a_fragment_of_a_counted_game_is_no_game_joined_part_way(tmp_path: Path) -> None:
+    """Hands 3 to 6 of a game, recorded from the score they started at, loaded beside
+    the whole game: no game counted was joined part way or is unfinished."""
+    from pipeline.games.euchre.simulate import simulate_game
+
+    game = simulate_game(1, seed=5)
+    assert len(game["hands"]) > 7 and "final_score" in game
+    middle = json.loads(json.dumps(game))
+    middle["game_id"] = "middle"
+    middle["initial_score"] = game["hands"][2]["claimed"]["score"]
+    middle["hands"] = middle["hands"][3:7]
+    del middle["final_score"]
+    messy = _loaded_and_reported(tmp_path, "messy", [middle, game])
+    sample = messy["euchre"]["sample"]
+    assert (messy["euchre"]["games"], sample["games_part_way"], sample["games_unfinished"]) == (1, 0, 0)
+    fragment = _loaded_and_reported(tmp_path, "fragment", [middle])["euchre"]
+    assert (fragment["games"], fragment["sample"]["games_part_way"], fragment["sample"]["games_unfinished"]) == (1, 1, 1)
