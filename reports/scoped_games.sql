@@ -8,17 +8,16 @@
 -- quarantined lines, which belong to no game, are out of scope).
 --
 -- players: each seat's canonical name (player_identity: the warehouse's
--- player_names and the report's --players file), null for a placeholder (the
--- built-in North, East, South, West, Player0-3, p0-p3, seat 0-3, the empty
--- name, and those the file names); raw_players: as recorded.  load_rank: the
+-- player_names and the report's --players file; a name is read tidied,
+-- tidy_name(): composed, without blanks or invisible characters at its ends),
+-- null for a placeholder (the built-in North, East, South, West, Player0-3,
+-- p0-p3, seat 0-3, the empty name, and those the files name, aliases of them
+-- too); raw_players: as recorded.  load_rank: the
 -- order the games were loaded in (run, the run's file order, line), which
 -- decides the first of several copies of a hand.
 create or replace temp macro report_filtered() as
     len(coalesce(getvariable('report_sources')::varchar[], [])) > 0
     or len(coalesce(getvariable('report_players')::varchar[], [])) > 0;
-
-create or replace temp macro builtin_placeholder(name) as
-    name is null or regexp_full_match(lower(trim(name)), '(north|east|south|west|player\s?[0-3]|p[0-3]|seat\s?[0-3]|)');
 
 create or replace temp macro scoped_games() as table
 with loaded as (
@@ -34,11 +33,11 @@ canonical as (
         s.game_id,
         list(
             case when builtin_placeholder(s.name) or coalesce(i.placeholder, false) then null
-                 else coalesce(i.canonical, s.name) end
+                 else coalesce(i.canonical, tidy_name(s.name)) end
             order by s.seat
         ) as players
     from seats as s
-    left join player_identity as i on i.name = s.name
+    left join player_identity as i on i.name = tidy_name(s.name)
     group by s.game_id
 ),
 

@@ -8,11 +8,13 @@ formula (tested on its own against known values).
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
 from pipeline.games.euchre.cards import EFFECTIVE
 from pipeline.games.euchre.replay import GameReplay, HandResult, replay_game
+from pipeline.players import NAME_EDGES
 
 Z = 1.959963984540054
 POSITIONS = ("dealer", "left", "partner", "right")
@@ -68,11 +70,21 @@ PLACEHOLDERS = frozenset(
 )
 
 
+def _tidy(name: str) -> str:
+    return unicodedata.normalize("NFC", name).strip(NAME_EDGES)
+
+
 def person(name: str, aliases: dict[str, str] | None = None, placeholders: Iterable[str] = ()) -> str | None:
-    """The person behind a seat's name: its canonical name, None for a placeholder."""
-    if name.strip().lower() in PLACEHOLDERS or name in set(placeholders):
+    """The person behind a seat's name: its canonical name (the name tidied, its
+    aliases followed to the end), None for a placeholder or an alias of one."""
+    mapped = {_tidy(a): _tidy(c) for a, c in (aliases or {}).items()}
+    name, seen = _tidy(name), set()
+    while name in mapped and name not in seen:
+        seen.add(name)
+        name = mapped[name]
+    if name.lower() in PLACEHOLDERS or name in {_tidy(p) for p in placeholders}:
         return None
-    return (aliases or {}).get(name, name)
+    return name
 
 
 def play_key(h: HandResult) -> tuple[Any, ...] | None:

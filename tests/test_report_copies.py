@@ -243,7 +243,9 @@ def test_a_copy_naming_no_one_does_not_take_the_game_from_its_players(tmp_path: 
     from pipeline.games.euchre.simulate import simulate_game
 
     game = simulate_game(1, seed=5)
-    anonymous = dict(json.loads(json.dumps(game)), game_id="anonymous", players=["North", "East", "South", "West"])
+    anonymous = dict(
+        json.loads(json.dumps(game)), game_id="anonymous", players=["North", "East", "South", "West"]
+    )
     alone = _loaded_and_reported(tmp_path, "alone", [game])
     messy = _loaded_and_reported(tmp_path, "messy", [anonymous, game])
     assert alone["euchre"]["per_player"]
@@ -266,4 +268,8 @@ def test_a_fragment_of_a_counted_game_is_no_game_joined_part_way(tmp_path: Path)
     sample = messy["euchre"]["sample"]
     assert (messy["euchre"]["games"], sample["games_part_way"], sample["games_unfinished"]) == (1, 0, 0)
     fragment = _loaded_and_reported(tmp_path, "fragment", [middle])["euchre"]
-    assert (fragment["games"], fragment["sample"]["games_part_way"], fragment["sample"]["games_unfinished"]) == (1, 1, 1)
+    assert (
+        fragment["games"],
+        fragment["sample"]["games_part_way"],
+        fragment["sample"]["games_unfinished"],
+    ) == (1, 1, 1)

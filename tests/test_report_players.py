@@ -127,3 +127,77 @@ def test_first_dealer_counts_only_games_from_nil_nil(tmp_path: Path) -> None:
     assert got["n"] == len(records) - part_way - (
         summary["euchre"]["games"] - summary["euchre"]["complete_games"]
     )
+
+
+#: One person typed in several ways, and names that are no one however written.
+MESSY_NAMES = [
+    ["Zo\u00eb", "North\t", "Ivo", "Robot"],
+    ["Zoe\u0308", "Ivo\u200b", "Bot 1", " Kai\n"],
+    ["Kai", "Zo\u00eb ", "Guest", "Ivo"],
+    ["Ivo", "Kai", "Zoe\u0308\ufeff", "East\u3000"],
+    ["Robot", "Zo\u00eb", "Kai", "Ivo\u2060"],
+]
+
+
+def messy_records() -> list[dict[str, Any]]:
+    records = named_records()
+    for i, record in enumerate(records):
+        record["players"] = MESSY_NAMES[i % len(MESSY_NAMES)]
+    return records
+
+
+def test_a_name_is_read_tidied_and_an_alias_of_a_placeholder_is_no_one(tmp_path: Path) -> None:
+    """Zoë composed or not, names with blanks or invisible characters at their ends,
+    a built-in placeholder followed by a tab: one person each, or no one; an alias of
+    a placeholder (built in, or the file's) is no one."""
+    records = messy_records()
+    players = tmp_path / "players.toml"
+    players.write_text('placeholders = ["Bot 1"]\n\n[aliases]\nRobot = "North"\nGuest = "Bot 1"\n')
+    summary = report(load(tmp_path, records), tmp_path / "r", "--players", str(players))
+    per_player = summary["euchre"]["per_player"]
+    assert set(per_player) == {"Zo\u00eb", "Ivo", "Kai"}
+    aliases = {"Robot": "North", "Guest": "Bot 1"}
+    expected = expected_extras(records, aliases=aliases, placeholders=["Bot 1"])
+    assert_same(expected["per_player"], per_player)
+    assert_same(expected_summary(records, aliases=aliases, placeholders=["Bot 1"]), summary["euchre"])
+
+
+def test_aliases_are_followed_from_the_stored_names_to_the_report_s_and_may_not_go_round(
+    tmp_path: Path,
+) -> None:
+    records = named_records()
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    db = tmp_path / "w.duckdb"
+    stored = tmp_path / "stored.toml"
+    stored.write_text('[aliases]\nanna = "ana"\n')
+    assert tricklog("load", str(games), "--db", str(db), "--players", str(stored)).exit_code in (0, 1)
+    later = tmp_path / "later.toml"
+    later.write_text('[aliases]\nana = "Anastasia"\n')
+    summary = report(db, tmp_path / "r", "--players", str(later))
+    aliases = {"anna": "Anastasia", "ana": "Anastasia"}
+    assert "Anastasia" in summary["euchre"]["per_player"] and "ana" not in summary["euchre"]["per_player"]
+    assert_same(expected_extras(records, aliases=aliases)["per_player"], summary["euchre"]["per_player"])
+    back = tmp_path / "back.toml"
+    back.write_text('[aliases]\nana = "anna"\n')
+    made = tricklog("report", "--db", str(db), "--out", str(tmp_path / "round"), "--players", str(back))
+    assert made.exit_code == 2 and "are aliases of each other" in made.stderr and "'anna'" in made.stderr
+    refused = tricklog("load", str(games), "--db", str(db), "--players", str(back))
+    assert refused.exit_code == 2 and "aliases of each other" in refused.stderr
+    again = report(db, tmp_path / "again", "--players", str(later))  # nothing was stored
+    assert again["euchre"]["per_player"] == summary["euchre"]["per_player"]
+
+
+def test_the_audit_suggests_names_alike_but_for_case_and_never_two_seated_together(tmp_path: Path) -> None:
+    records = named_records()
+    records[0]["players"] = ["ANA", "North", "ana", "p0"]  # seated together: two people
+    records[1]["players"] = ["BEN", "Player1", "ana", "Brownsbacker07"]
+    records[2]["players"] = ["Ki\u200bm", "Brownsbacke®07", "anna", "East"]
+    records[3]["players"] = ["Kim", "ben", "Brownsbacker07", "Guest"]
+    report(load(tmp_path, records), tmp_path / "r")
+    with open(tmp_path / "r" / "audit_aliases.csv", newline="") as f:
+        pairs = {(r["name"], r["maybe"]): r["why"] for r in csv.DictReader(f)}
+    assert pairs[("BEN", "ben")] == "alike but for case or invisible characters"
+    assert pairs[("Kim", "Ki\u200bm")] == "alike but for case or invisible characters"
+    assert ("ANA", "ana") not in pairs  # sat at one table
+    assert ("Brownsbacker07", "Brownsbacke®07") in pairs

@@ -121,9 +121,13 @@ def connect(
     from pipeline.warehouse.players import add_identity
 
     con = open_warehouse(db, read_only=True)
-    if identity is not None:
-        add_identity(con, identity)
-    set_filters(con, sources, players)
+    try:
+        if identity is not None:
+            add_identity(con, identity)
+        set_filters(con, sources, players)
+    except BaseException:
+        con.close()
+        raise
     return con
 
 
