@@ -215,7 +215,7 @@ _STREAMS: dict[str, _Stream] = {}
 def _open_stream(path: str) -> _Stream:
     opened = _STREAMS.get(path)
     if opened is None:
-        source = sys.stdin.buffer if path == STDIN else _open_file(path)
+        source = sys.stdin.buffer if path == STDIN else _open_file(path, sniffed=False)
         head = _first_bytes(path, source)
         reader: IO[bytes] = io.BufferedReader(_Prefixed(head, source, close_source=path != STDIN))
         kind = compression_of(head)
@@ -272,7 +272,10 @@ class _Prefixed(io.RawIOBase):
         super().close()
 
 
-def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
+def _open_file(path: str, stop: int | None = None, *, sniffed: bool = True) -> IO[bytes]:
+    """A file opened to read, decompressed by its ending; ``sniffed``: one that is
+    compressed but does not say so is refused (a stream's first bytes, read by
+    :func:`_open_stream`, tell what it is instead)."""
     p = Path(path)
     if p.is_dir():
         raise TricklogError(f"{path}: is a folder (give the files inside it)")
@@ -283,7 +286,7 @@ def _open_file(path: str, stop: int | None = None) -> IO[bytes]:
     meter = _METER.get()
     if meter is not None:
         raw = io.BufferedReader(_CountingReader(raw, meter))
-    if not path.endswith(COMPRESSED) and (peek := getattr(raw, "peek", None)) is not None:
+    if sniffed and not path.endswith(COMPRESSED) and (peek := getattr(raw, "peek", None)) is not None:
         kind = compression_of(peek(HEAD_MAGIC))
         if kind is not None:
             raw.close()

@@ -22,10 +22,10 @@ GAMES = many_games(400, prefix="trunc")
 DATA = b"\n".join(GAMES) + b"\n"
 
 
-def _packed(suffix: str) -> bytes:
+def _packed(suffix: str, data: bytes = DATA) -> bytes:
     if suffix == ".gz":
-        return gzip.compress(DATA)
-    return zstandard.ZstdCompressor(write_checksum=True).compress(DATA)
+        return gzip.compress(data)
+    return zstandard.ZstdCompressor(write_checksum=True).compress(data)
 
 
 def _one_line_error(proc: object) -> str:
@@ -274,6 +274,26 @@ def test_compressed_stdin_is_read_decompressed(tmp_path: Path, suffix: str) -> N
     )
     assert loaded.returncode == 0, loaded.stderr
     assert counts(db)["games"] == len(GAMES)
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst"])
+def test_a_compressed_pipe_or_fifo_is_read_decompressed(mixed: Path, tmp_path: Path, suffix: str) -> None:
+    """``<(zcat ...)``'s opposite, ``<(gzip -c ...)``, and a FIFO fed compressed
+    bytes: a stream's first bytes tell its compression, whatever its name (they were
+    refused as misnamed files)."""
+    packed = tmp_path / f"mixed.jsonl{suffix}"
+    packed.write_bytes(_packed(suffix, mixed.read_bytes()))
+    plain = run_cli("validate", str(mixed), "--json")
+    piped = through_pipe("validate", f"<(cat {shlex.quote(str(packed))})", "--json")
+    assert piped.returncode == 1 and orjson.loads(piped.stdout) == orjson.loads(plain.stdout), piped.stderr
+    proc = through_fifo(tmp_path / "live", packed, "validate", str(tmp_path / "live"), "--json")
+    assert proc.returncode == 1 and orjson.loads(proc.stdout) == orjson.loads(plain.stdout), proc.stderr
+    egn = tmp_path / "standard.egn.gz"
+    egn.write_bytes(gzip.compress(EGN.read_bytes()))
+    converted = through_pipe("convert", f"<(cat {shlex.quote(str(egn))})", "--from", "egn", "-o", "-")
+    assert converted.returncode == 0 and orjson.loads(converted.stdout.splitlines()[0])["game_id"], (
+        converted.stderr
+    )
 
 
 def test_a_compressed_input_its_name_does_not_tell_is_refused(tmp_path: Path) -> None:
