@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from euchre_fixtures import ALL_PASSED_HAND, ALONE_HAND, CALLED_HAND, ORDERED_HAND, game, rotation_game
 
@@ -307,6 +309,44 @@ def test_a_short_trick_names_the_seat_that_did_not_play() -> None:
     hand.pop("claimed")
     found = [(v.code, v.path, v.trick, v.seat) for v in replay_game(game(hand)).violations]
     assert ("play_turn", "hands[0].tricks[1]", 1, 2) in found
+
+
+def test_after_a_trick_a_card_short_the_next_is_led_by_the_seat_recorded() -> None:
+    """No one is known to have taken a trick a card short (the missing card may have
+    won it): no winner, no maker's trick, and the next trick's recorded leader is
+    not reported as leading out of turn, nor the claimed winner as wrong."""
+    for trick in range(4):
+        for position in (1, 2, 3):  # not the leader (its trick would be led by another)
+            hand = copy.deepcopy(CALLED_HAND)
+            del hand["tricks"][trick][position]
+            replay = replay_game(game(hand))
+            found = {
+                (v.code, v.trick) for v in replay.violations if v.code not in ("score", "points", "renege")
+            }
+            assert found == {("play_turn", trick)}, (trick, position)
+            result = replay.hands[0]
+            assert result.winners[trick] is None and not result.complete
+            full = replay_game(game(copy.deepcopy(CALLED_HAND))).hands[0]
+            maker = full.maker_team
+            assert result.maker_tricks == sum(
+                w is not None and w % 2 == maker for t, w in enumerate(full.winners) if t != trick
+            )
+
+
+def test_a_last_trick_cut_short_has_no_winner_in_the_warehouse(tmp_path: Path) -> None:
+    from pipeline.warehouse.api import Warehouse, load
+
+    hand = copy.deepcopy(CALLED_HAND)
+    hand["tricks"][4] = hand["tricks"][4][:2]
+    hand.pop("claimed")
+    (tmp_path / "g.jsonl").write_bytes(orjson.dumps(game(hand)) + b"\n")
+    load([str(tmp_path / "g.jsonl")], tmp_path / "w.duckdb")
+    with Warehouse.open(tmp_path / "w.duckdb") as wh:
+        rows = wh.sql("select trick_no, winner, cards from euchre.tricks order by trick_no").rows()
+        maker_tricks = wh.sql("select maker_tricks from euchre.hands").rows()[0][0]
+    assert rows[4] == (4, None, 2) and all(w is not None for _, w, _ in rows[:4])
+    full = replay_game(game(copy.deepcopy(CALLED_HAND))).hands[0]
+    assert maker_tricks == sum(w % 2 == full.maker_team for w in full.winners[:4] if w is not None)
 
 
 def test_naming_the_turned_down_suit() -> None:

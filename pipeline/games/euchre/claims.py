@@ -34,7 +34,7 @@ def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
         )
     if isinstance(winners, list):
         for t, (said, replayed) in enumerate(zip(winners, result.winners, strict=False)):
-            if said != replayed:
+            if replayed is not None and said != replayed:
                 state.add(
                     "trick_winner",
                     f".claimed.trick_winners[{t}]",

@@ -470,6 +470,8 @@ def _play_phase(state: HandState, hand: dict[str, Any]) -> Phase:
             state.add("schema", f".tricks[{t}]", "a trick is a list of [seat, card] plays", trick=t)
             return Phase.SCORING
         winner, seats = _play_trick(state, t, trick, leader, out)
+        if winner is None:
+            return Phase.SCORING
         if seats is None or len(seats) < active:
             full = False
             if t < len(tricks) - 1 and seats is not None:
@@ -481,13 +483,26 @@ def _play_phase(state: HandState, hand: dict[str, Any]) -> Phase:
                     trick=t,
                     seat=missing,
                 )
-        if winner is None:
-            return Phase.SCORING
+            # a card short, no one is known to have taken it (the missing card may
+            # win): the next trick is led by whoever the record says led it
+            result.tricks[-1].winner = None
+            leader = recorded_leader(tricks, t + 1, winner)
+            continue
         if team_of(winner) == maker_team:
             result.maker_tricks += 1
         leader = winner
     result.complete = full and len(tricks) == 5
     return Phase.SCORING
+
+
+def recorded_leader(tricks: list[Any], t: int, otherwise: Seat) -> Seat:
+    """The seat of trick ``t``'s first play as recorded, or ``otherwise`` (no such
+    trick, or a first play that names no seat)."""
+    trick = tricks[t] if t < len(tricks) else None
+    first = trick[0] if type(trick) is list and trick else None
+    if type(first) is list and first and type(first[0]) is int and 0 <= first[0] <= 3:
+        return first[0]
+    return otherwise
 
 
 def _play_trick(

@@ -75,9 +75,10 @@ class HandResult:
         return [t.leader for t in self.tricks]
 
     @property
-    def winners(self) -> list[Seat]:
-        """Each trick's winner, as far as one can be told (only the last may not)."""
-        return [t.winner for t in self.tricks if t.winner is not None]
+    def winners(self) -> list[Seat | None]:
+        """Each trick's winner; None for a trick no one is known to have taken (a
+        card short: the missing card may have won it)."""
+        return [t.winner for t in self.tricks]
 
     @property
     def maker_team(self) -> int | None:

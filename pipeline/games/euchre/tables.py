@@ -220,11 +220,9 @@ def _add_hand(rows: Rows, game_id: str, hand: HandResult, valid: bool) -> None:
 
 def _add_tricks(rows: Rows, game_id: str, hand: HandResult) -> None:
     n, tricks, plays = hand.index, rows["tricks"], rows["plays"]
-    leaders, winners = hand.leaders, hand.winners
     for t, trick in enumerate(hand.tricks):
-        leader = leaders[t] if t < len(leaders) else (trick[0][0] if trick else None)
-        winner = winners[t] if t < len(winners) else None
-        tricks.append((game_id, n, t, leader, winner, None if winner is None else winner & 1, len(trick)))
+        winner = trick.winner
+        tricks.append((game_id, n, t, trick.leader, winner, None if winner is None else winner & 1, len(trick)))
         for p, (seat, card) in enumerate(trick):
             plays.append((game_id, n, t, p, seat, _card(card)))
 
