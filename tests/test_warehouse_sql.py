@@ -133,6 +133,19 @@ def test_parquet_export_round_trip(db: Path, tmp_path: Path) -> None:
     assert (out / "euchre" / "plays" / "source=variant-oracle").is_dir()
 
 
+def test_the_export_holds_the_stored_player_names(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"\n".join(valid_lines()) + b"\n")
+    players = tmp_path / "players.toml"
+    players.write_text('placeholders = ["Guest"]\n\n[aliases]\nanna = "ana"\n')
+    db = tmp_path / "w.duckdb"
+    assert run_cli("load", str(games), "--db", str(db), "--players", str(players)).returncode == 0
+    out = tmp_path / "parquet"
+    assert run_cli("export", "--db", str(db), "--parquet", str(out)).returncode == 0
+    rows = pl.read_parquet(out / "player_names").sort("name").rows()
+    assert rows == [("Guest", None, True), ("anna", "ana", False)]
+
+
 def test_a_source_too_long_for_a_file_name_is_exported(tmp_path: Path) -> None:
     """A source is free text: a 300-character one made export fail ('File name too
     long'); its partition is named by its beginning and a hash, games keeps it whole."""

@@ -24,6 +24,7 @@ from pipeline.warehouse.parts import damaged_part
 from pipeline.warehouse.query import UnreadableRows, read_batches
 
 if TYPE_CHECKING:
+    import duckdb
     import pyarrow as pa
 
 #: The core tables' queries (text for JSON columns).
@@ -32,7 +33,11 @@ CORE_EXPORTS: dict[str, str] = {
     "violations": "select * from violations",
     "quarantine": "select * from quarantine",
     "ingest_runs": "select * from ingest_runs",
+    "player_names": "select * from player_names",
 }
+
+#: Core tables a warehouse may not have (a Dask data set stores no players file).
+OPTIONAL = frozenset({"player_names"})
 
 
 #: A game's source as its partition's folder name: the source itself, or, when
@@ -87,6 +92,8 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
         with replace_folder(out, EXPORT_MARKER) as folder:
             for export in exports():
                 table = export.table
+                if table in OPTIONAL and not _has_table(con, table):
+                    continue
                 counts[table] = int(scalar(con, f"select count(*) from {table}"))
                 _write_table(
                     con.sql(export.query).to_arrow_reader(), folder / export.folder, export.partitioned
@@ -100,6 +107,13 @@ def export_parquet(db: str | Path = DEFAULT_DB, directory: str | Path = "parquet
     finally:
         con.close()
     return counts
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return bool(
+        scalar(con, "select count(*) from duckdb_tables() where table_name = ? and not temporary", [table])
+        or scalar(con, "select count(*) from duckdb_views() where view_name = ? and not temporary", [table])
+    )
 
 
 def _write_table(reader: pa.RecordBatchReader, target: Path, partitioned: bool) -> None:
