@@ -86,9 +86,7 @@ def print_json(value: Any) -> None:
 
 @app.command()
 def validate(
-    paths: Annotated[
-        list[str], typer.Argument(help="Input files (.jsonl, .jsonl.gz, .jsonl.zst) or - for stdin.")
-    ],
+    paths: InputsArgument,
     from_: FromOption = "auto",
     violations: Annotated[
         Path | None, typer.Option("--violations", help="Write every violation to this JSON Lines file.")
@@ -164,6 +162,27 @@ DbOption = Annotated[
         metavar="PATH",
     ),
 ]
+#: ``--db`` of a command that writes into a DuckDB warehouse (a data set is read-only).
+DuckDbOption = Annotated[
+    Path,
+    typer.Option("--db", help="The DuckDB warehouse to write into.", metavar="FILE"),
+]
+LoadDbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        help="The warehouse: the DuckDB file to add to (--engine local), or the data set folder to write "
+        "(--engine dask).",
+        metavar="PATH",
+    ),
+]
+InputsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        help="Input files (JSON Lines, .gz or .zst; EGN, OpenSpiel, TarotClub: see --from), folders of them, "
+        "or - for stdin; a pipe is read decompressed when it is compressed."
+    ),
+]
 PlayersOption = Annotated[
     Path | None,
     typer.Option(
@@ -176,10 +195,8 @@ PlayersOption = Annotated[
 
 @app.command()
 def load(
-    paths: Annotated[
-        list[str], typer.Argument(help="Input files (.jsonl, .jsonl.gz, .jsonl.zst) or - for stdin.")
-    ],
-    db: DbOption = Path("tricklog.duckdb"),
+    paths: InputsArgument,
+    db: LoadDbOption = Path("tricklog.duckdb"),
     from_: FromOption = "auto",
     as_json: JsonOption = False,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per transaction.")] = 5000,
@@ -379,7 +396,7 @@ def report(
 
 @app.command()
 def analyze(
-    db: DbOption = Path("tricklog.duckdb"),
+    db: DuckDbOption = Path("tricklog.duckdb"),
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core it may use).")
     ] = 0,
