@@ -222,7 +222,9 @@ def _add_tricks(rows: Rows, game_id: str, hand: HandResult) -> None:
     n, tricks, plays = hand.index, rows["tricks"], rows["plays"]
     for t, trick in enumerate(hand.tricks):
         winner = trick.winner
-        tricks.append((game_id, n, t, trick.leader, winner, None if winner is None else winner & 1, len(trick)))
+        tricks.append(
+            (game_id, n, t, trick.leader, winner, None if winner is None else winner & 1, len(trick))
+        )
         for p, (seat, card) in enumerate(trick):
             plays.append((game_id, n, t, p, seat, _card(card)))
 
