@@ -88,13 +88,14 @@ def person(name: str, aliases: dict[str, str] | None = None, placeholders: Itera
 
 
 def play_key(h: HandResult) -> tuple[Any, ...] | None:
-    """What identifies a hand's copies: its recorded play, the discard left out as the
+    """What identifies a hand's copies: its recorded play, each seat counted from the
+    dealer (a copy may number the seats from another), the discard left out as the
     deal is (a copy may not know it; None: no card played)."""
-    tricks = tuple(tuple((seat, card) for seat, card in trick) for trick in h.tricks)
+    tricks = tuple(tuple(((seat - h.dealer) % 4, card) for seat, card in trick) for trick in h.tricks)
     if not any(tricks):
         return None
-    bids = tuple((b.seat, b.call, b.alone) for b in h.bids)
-    return (h.dealer, h.upcard, bids, tricks)
+    bids = tuple(((b.seat - h.dealer) % 4, b.call, b.alone) for b in h.bids)
+    return (h.upcard, bids, tricks)
 
 
 def loaded_games(

@@ -273,3 +273,53 @@ def test_a_fragment_of_a_counted_game_is_no_game_joined_part_way(tmp_path: Path)
         fragment["sample"]["games_part_way"],
         fragment["sample"]["games_unfinished"],
     ) == (1, 1, 1)
+
+
+def renumbered_euchre(record: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The game as an exporter numbering every seat one on would write it: each seat
+    ``s`` is ``s + 1`` (so the teams swap: every team pair is turned round)."""
+
+    def seat(s: int) -> int:
+        return (s + 1) % 4
+
+    def by_seat(values: list[Any]) -> list[Any]:
+        return [values[(i - 1) % 4] for i in range(4)]
+
+    out = json.loads(json.dumps(record))
+    out["game_id"], out["players"] = game_id, by_seat(out["players"])
+    for key in ("final_score", "initial_score"):
+        if key in out:
+            out[key] = out[key][::-1]
+    for hand in out["hands"]:
+        hand["dealer"] = seat(hand["dealer"])
+        if "deal" in hand:
+            hand["deal"] = by_seat(hand["deal"])
+        hand["bids"] = [dict(b, seat=seat(b["seat"])) for b in hand["bids"]]
+        hand["tricks"] = [[[seat(s), c] for s, c in trick] for trick in hand.get("tricks", [])]
+        if "defender_alone" in hand:
+            hand["defender_alone"] = seat(hand["defender_alone"])
+        claimed = hand.get("claimed", {})
+        if "trick_winners" in claimed:
+            claimed["trick_winners"] = [seat(w) for w in claimed["trick_winners"]]
+        for key in ("points", "score"):
+            if key in claimed:
+                claimed[key] = claimed[key][::-1]
+    return out
+
+
+def test_a_copy_numbering_the_seats_from_another_is_the_same_game(tmp_path: Path) -> None:
+    """The same game with every seat numbered one on (the players with their seats):
+    its hands are copies, the game a copy, the figures the game's alone."""
+    from pipeline.games.euchre.replay import replay_game
+    from pipeline.games.euchre.simulate import simulate_game
+
+    game = simulate_game(1, seed=5)
+    turned = renumbered_euchre(game, "turned")
+    assert replay_game(turned).violations == []  # a faithful renumbering: no claim broken
+    alone = _loaded_and_reported(tmp_path, "alone", [game])
+    messy = _loaded_and_reported(tmp_path, "messy", [turned, game])
+    _same_but_provenance(alone, messy)
+    both = tmp_path / "both.jsonl"
+    both.write_bytes(orjson.dumps(game) + b"\n" + orjson.dumps(turned) + b"\n")
+    found = tricklog("validate", str(both), "--json")
+    assert found.exit_code == 1 and "duplicate_game" in found.stdout

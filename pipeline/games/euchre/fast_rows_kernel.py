@@ -2,9 +2,10 @@
 cleared hand's fingerprint hashes, written for a whole batch into one buffer.
 
 The text is :func:`pipeline.games.euchre.fingerprint.hand_fingerprint`'s,
-byte for byte: ``euchre|d{dealer}|u{upcard}|b{calls}|t{tricks}``,
+byte for byte: ``euchre|r|u{upcard}|b{calls}|t{tricks}``,
 the calls ``{seat}{call}[a]`` joined by commas, the tricks' plays
-``{seat}{card}`` joined by spaces and the tricks by slashes.  Imported only
+``{seat}{card}`` joined by spaces and the tricks by slashes, each seat counted
+from the dealer.  Imported only
 with the fast path (it imports numba); the machine code is cached like the
 kernel's (``cache=True``).
 """
@@ -40,7 +41,7 @@ NAMES = np.array([[ord(c) for c in name] for name in CARD_NAMES], dtype=np.uint8
 _SPELLINGS = [str(c) for c in (Call.PASS, Call.ORDER, Call.CLUBS, Call.DIAMONDS, Call.HEARTS, Call.SPADES)]
 CALL_TEXT = np.array([[ord(c) for c in s.ljust(5, "\0")] for s in _SPELLINGS], dtype=np.uint8)
 CALL_LEN = np.array([len(s) for s in _SPELLINGS], dtype=np.int64)
-_HEAD = np.frombuffer(b"euchre|d", dtype=np.uint8).copy()
+_HEAD = np.frombuffer(b"euchre|r", dtype=np.uint8).copy()
 
 
 @numba.njit(inline="always")
@@ -64,7 +65,7 @@ def _calls(buf: Any, pos: int, row: Any, call_text: Any, call_len: Any) -> int:
         if j:
             buf[pos] = 44  # ","
             pos += 1
-        buf[pos] = _ZERO + row[BID_SEAT + j]
+        buf[pos] = _ZERO + ((row[BID_SEAT + j] - row[DEALER]) & 3)
         call = row[BID_CALL + j]
         pos = _put(buf, pos + 1, call_text[call], call_len[call])
         if row[BID_ALONE + j]:
@@ -83,7 +84,7 @@ def _tricks(buf: Any, pos: int, row: Any, names: Any) -> int:
             if k:
                 buf[pos] = 32  # " "
                 pos += 1
-            buf[pos] = _ZERO + row[PLAY_SEAT + 4 * t + k]
+            buf[pos] = _ZERO + ((row[PLAY_SEAT + 4 * t + k] - row[DEALER]) & 3)
             pos = _put(buf, pos + 1, names[row[PLAY_CARD + 4 * t + k]], 2)
     return pos
 
@@ -106,8 +107,7 @@ def fingerprint_texts(
         h = selected[i]
         row = hands[h]
         pos = _put(buf, pos, head, head.shape[0])
-        buf[pos] = _ZERO + row[DEALER]
-        pos = _mark(buf, pos + 1, 124, 117)  # "|u"
+        pos = _mark(buf, pos, 124, 117)  # "|u"
         pos = _put(buf, pos, names[row[UPCARD]], 2)
         pos = _mark(buf, pos, 124, 98)  # "|b"
         pos = _calls(buf, pos, row, call_text, call_len)
