@@ -187,6 +187,63 @@ def is_timestamp(text: str) -> bool:
     return True
 
 
+#: What a finding of an importer keeps in ``origin.findings`` (where it was is the record's own).
+FINDING_FIELDS = ("code", "message", "hand", "trick", "seat", "path", "rule")
+
+
+def as_finding(violation: Violation) -> dict[str, Any]:
+    """A problem an importer found in the original, as ``origin.findings`` keeps it:
+    what the record itself cannot say (a rule it has no option for, a history's
+    extra actions), so that a converted record validates as its original did."""
+    found = violation.to_json()
+    return {key: found[key] for key in FINDING_FIELDS if found.get(key) not in (None, "")}
+
+
+def origin_findings(record: Mapping[str, Any]) -> list[Violation]:
+    """The problems an imported record's ``origin.findings`` carries from its original
+    (:func:`as_finding`), each a violation of the game again; a list that is not one
+    of findings is a ``schema`` violation.
+
+    >>> found = Violation("bid_illegal", "a Canadian loner", "g", hand=2, path="hands[2].bids[4]", seat=1)
+    >>> record = {"game_id": "g", "origin": {"format": "egn", "findings": [as_finding(found)]}}
+    >>> origin_findings(record) == [found]
+    True
+    >>> [v.message for v in origin_findings({"game_id": "g", "origin": {"findings": [{"code": 7}]}})]
+    ['origin.findings must be a list of problems, each with a code and a message (text)']
+    """
+    origin = record.get("origin")
+    findings = origin.get("findings") if isinstance(origin, dict) else None
+    if findings is None:
+        return []
+    game_id = record_game_id(record)
+    out = [_finding(f, game_id) for f in findings] if isinstance(findings, list) else [None]
+    if any(v is None for v in out):
+        message = "origin.findings must be a list of problems, each with a code and a message (text)"
+        return [Violation("schema", message, game_id, path="origin.findings")]
+    return [v for v in out if v is not None]
+
+
+def _finding(found: object, game_id: str | None) -> Violation | None:
+    if not isinstance(found, dict) or not isinstance(found.get("code"), str):
+        return None
+    text = {key: found.get(key) for key in ("message", "path", "rule")}
+    where = {key: found.get(key) for key in ("hand", "trick", "seat")}
+    if not isinstance(text["message"], str) or not all(v is None or isinstance(v, str) for v in text.values()):
+        return None
+    if not all(v is None or type(v) is int for v in where.values()):
+        return None
+    return Violation(
+        found["code"],
+        text["message"] or "",
+        game_id,
+        hand=where["hand"],
+        path=text["path"] or "",
+        rule=text["rule"],
+        trick=where["trick"],
+        seat=where["seat"],
+    )
+
+
 def unknown_fields(record: dict[str, Any], known: frozenset[str]) -> list[str]:
     """The top-level fields of a record its spec does not name, in record order."""
     return [k for k in record if k not in known]

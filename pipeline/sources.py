@@ -28,6 +28,7 @@ import orjson
 import zstandard
 
 from pipeline.atomic import is_pipe_or_device
+from pipeline.record import origin_findings
 from pipeline.violations import TricklogError, Violation, failure
 from pipeline.zstd_frames import FrameCheckingReader
 
@@ -695,7 +696,7 @@ def parse_line(file: str, number: int, line: bytes) -> SourceItem:
     if unstorable is not None:
         violation = Violation("schema", f"line {number} {unstorable}", file=file, line=number)
         return SourceItem(file, number, line, None, [violation])
-    return SourceItem(file, number, None, value)
+    return SourceItem(file, number, None, value, origin_findings(value) if "origin" in value else [])
 
 
 def _why_not_json(error: orjson.JSONDecodeError) -> str:

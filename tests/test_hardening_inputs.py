@@ -12,6 +12,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+import duckdb
 import orjson
 import pytest
 import zstandard
@@ -351,3 +352,46 @@ def test_convert_leaves_out_lines_that_are_no_games_record(tmp_path: Path) -> No
     assert out.read_bytes().splitlines() == [orjson.dumps(orjson.loads(GAMES[0]))]
     assert "wrote 1 games" in proc.stderr and "2 input item(s) could not be converted" in proc.stderr
     assert f"{mixed}:2 schema: format is missing" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("egn/canadian-loner.egn", "egn"),
+        ("egn/num-deals.egn", "egn"),
+        ("openspiel/importer-findings.jsonl", "openspiel"),
+    ],
+)
+def test_a_converted_file_validates_and_loads_as_its_original(tmp_path: Path, name: str, fmt: str) -> None:
+    """What the importer found that the record cannot say (a Canadian loner, deals
+    past the ruleset's number, an OpenSpiel history's extra actions) goes with the
+    record in origin.findings: the converted file validated clean, and loaded none."""
+    original = Path(__file__).parent / "fixtures" / name
+    converted, again = tmp_path / "converted.jsonl", tmp_path / "again.jsonl"
+    assert run_cli("convert", str(original), "--from", fmt, "-o", str(converted)).returncode == 1
+    found = [
+        run_cli("validate", str(path), *extra, "--json")
+        for path, extra in ((original, ("--from", fmt)), (converted, ()))
+    ]
+    assert found[0].returncode == found[1].returncode == 1
+    assert orjson.loads(found[0].stdout)["by_code"] == orjson.loads(found[1].stdout)["by_code"]
+    rows = []
+    for path, extra in ((original, ("--from", fmt)), (converted, ())):
+        db = tmp_path / f"{path.stem}.duckdb"
+        assert run_cli("load", str(path), *extra, "--db", str(db)).returncode == 1
+        with duckdb.connect(str(db), read_only=True) as con:
+            rows.append(
+                con.execute("select game_id, hand, code, message from violations order by all").fetchall()
+            )
+    assert rows[0] == rows[1] and rows[0]
+    assert run_cli("convert", str(converted), "-o", str(again)).returncode == 1
+    assert again.read_bytes() == converted.read_bytes()  # converting again changes nothing
+
+
+def test_findings_that_are_not_a_list_of_problems_are_a_schema_violation(tmp_path: Path) -> None:
+    record = orjson.loads(GAMES[0])
+    record["origin"] = {"format": "egn", "findings": [{"code": "bid_illegal"}]}
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(orjson.dumps(record) + b"\n")
+    proc = run_cli("validate", str(path), "--json")
+    assert proc.returncode == 1 and orjson.loads(proc.stdout)["by_code"] == {"schema": 1}
