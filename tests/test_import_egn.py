@@ -24,7 +24,14 @@ from pipeline.sources import SourceItem
 from pipeline.validate import check_games
 
 FIXTURES = Path(__file__).parent / "fixtures" / "egn"
-VALID = ["standard.egn", "left-of-loner.egn", "condensed.egn", "match.emn", "editor-v1.egn"]
+VALID = [
+    "standard.egn",
+    "left-of-loner.egn",
+    "lone-defender-lead.egn",
+    "condensed.egn",
+    "match.emn",
+    "editor-v1.egn",
+]
 
 
 def items(name: str) -> list[SourceItem]:
@@ -151,6 +158,21 @@ def test_round_trip_left_of_loner_and_a_lone_defender() -> None:
     assert replay.hands[1].leaders[0] == 3
     assert {s for trick in item.record["hands"][1]["tricks"] for s, _ in trick} == {2, 3}
     assert list(replay.score) == load("left-of-loner.egn")["metadata"]["finalScore"]
+
+
+def test_a_lone_defender_alone_leads_from_its_left_under_left_of_loner() -> None:
+    """LEFT_OF_LONER is written ``alone_lead: left_of_alone``, which seats trick 1
+    from the left of whoever is alone, a lone defender too (euchre/1's rule)."""
+    (item,) = items("lone-defender-lead.egn")  # dealer 3, seat 0 names trump, seat 1 defends alone
+    assert item.record is not None
+    hand = item.record["hands"][0]
+    assert (hand["dealer"], hand["defender_alone"], item.record["rules"]["alone_lead"]) == (
+        3,
+        1,
+        "left_of_alone",
+    )
+    assert hand["tricks"][0][0][0] == 2  # left of seat 1; seat 0, left of the dealer, would be wrong
+    assert codes(item) == []
 
 
 def test_loner_left_of_dealer_skips_the_sitting_out_partner() -> None:

@@ -2,8 +2,8 @@
 
 An ``.egn`` file is one JSON document per game; an ``.emn`` file bundles games.
 Tricks list cards in the order played without seats, so the seats are found
-by replaying the lead rule: the first leader from the dealer (or the loner),
-then each trick's winner.  Hands are not recorded; the replay infers them.
+by replaying the lead rule: the first leader by the record's rules (the
+replay's own ``rules.first_leader``), then each trick's winner.  Hands are not recorded; the replay infers them.
 
 What cannot be checked honestly (a rule tricklog does not implement, a deal in
 an encoding it does not decode, an unknown card played) becomes an
@@ -41,7 +41,16 @@ from pipeline.games.euchre.importers.egn_condensed import (
     decode_condensed,
 )
 from pipeline.games.euchre.record import int_pair
-from pipeline.games.euchre.rules import first_active, partner_of, sitting_out, team_of
+from pipeline.games.euchre.rules import (
+    AloneLead,
+    Rules,
+    RulesError,
+    first_active,
+    first_leader,
+    partner_of,
+    sitting_out,
+    team_of,
+)
 from pipeline.games.euchre.trick import play_order, trick_winner_index
 from pipeline.sources import LongLine, SourceItem, read_document, still_written, too_long_document
 from pipeline.violations import Violation
@@ -185,6 +194,11 @@ class _Game:
     ruleset: dict[str, Any]
     line: int | None
     violations: list[Violation] = field(default_factory=list)
+    #: The rules the replay judges the record by, so that the importer seats tricks as it does.
+    rules: Rules = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules = replay_rules(self.ruleset)
 
     def unsupported(self, message: str, rule: str, path: str = "", code: str = "unsupported") -> None:
         self.violations.append(
@@ -192,10 +206,6 @@ class _Game:
                 code, message, game_id=self.game_id, path=path, file=self.file, line=self.line, rule=rule
             )
         )
-
-    @property
-    def left_of_loner(self) -> bool:
-        return self.ruleset.get("loner_lead") == "LEFT_OF_LONER"
 
 
 @dataclass(slots=True)
@@ -313,7 +323,7 @@ def _rules_object(ruleset: dict[str, Any]) -> dict[str, Any]:
         "preset": "cards4net",
         "deck": deck,
         "stick_the_dealer": bool(ruleset.get("std", True)),
-        "alone_lead": "left_of_alone" if ruleset.get("loner_lead") == "LEFT_OF_LONER" else "left_of_dealer",
+        "alone_lead": _alone_lead(ruleset),
         "points_alone_march": ruleset.get("loner_march_score", 4),
         "points_alone_euchre": ruleset.get("loner_euchred_score", 2),
         "defend_alone": bool(ruleset.get("defend_alone", False)),
@@ -324,6 +334,19 @@ def _rules_object(ruleset: dict[str, Any]) -> dict[str, Any]:
         rules["points_defender_alone_euchre"] = 4
         rules["points_defender_alone_march"] = 4
     return rules
+
+
+def _alone_lead(ruleset: dict[str, Any]) -> AloneLead:
+    return "left_of_alone" if ruleset.get("loner_lead") == "LEFT_OF_LONER" else "left_of_dealer"
+
+
+def replay_rules(ruleset: dict[str, Any]) -> Rules:
+    """The rules the replay reads from the record's ``rules`` object: the default
+    preset when it refuses them (as ``replay_game`` does, with a ``schema`` violation)."""
+    try:
+        return Rules.from_record(_rules_object(ruleset))
+    except RulesError:
+        return Rules()
 
 
 def _base_record(game: _Game, metadata: dict[str, Any], players: object) -> dict[str, Any]:
@@ -638,10 +661,9 @@ class _DealConverter:
                 raise _Skip(
                     f"trick {t} holds an unknown card, so its seats and winner cannot be told", "unknown_card"
                 )
-        dealer = self.out.hand["dealer"]
         leader = self._initial_lead(play, maker, alone, defender)
         if leader is None:
-            leader = first_leader(dealer, maker, alone, defender, self.game.left_of_loner)
+            leader = self._rule_lead(maker, alone, defender)
         seated = seat_tricks(tokens, leader, maker, alone, defender, self.trump)
         self.out.hand["tricks"] = seated
         self._check_fast_break(seated, maker)
@@ -661,6 +683,13 @@ class _DealConverter:
             raise _Skip(f"initialLead {seat!r} is not a seat in play", "schema")
         return seat
 
+    def _rule_lead(self, maker: int | None, alone: bool, defender: int | None) -> int:
+        """The first leader by the record's rules, as the replay seats it."""
+        dealer: int = self.out.hand["dealer"]
+        if maker is None:  # nobody named trump (the replay reports the play): no lone maker
+            return first_leader(self.game.rules, dealer, dealer, False, defender)
+        return first_leader(self.game.rules, dealer, maker, alone, defender)
+
     def _check_fast_break(self, seated: list[list[list[Any]]], maker: int | None) -> None:
         if not self.game.ruleset.get("fast_break") or maker is None or self.trump is None or len(seated) != 5:
             return
@@ -672,28 +701,6 @@ class _DealConverter:
 
 # --------------------------------------------------------------------------
 # Seats from the lead rule
-
-
-def first_leader(
-    dealer: int, maker: int | None, alone: bool, defender: int | None, left_of_loner: bool
-) -> int:
-    """Who leads the first trick, by EGN's ``loner_lead``.
-
-    The first active seat left of the dealer; with ``LEFT_OF_LONER`` and a
-    loner, left of the loner.  Both alone: the lone defender (as euchre/1).
-    Unlike euchre/1's ``alone_lead``, ``LEFT_OF_LONER`` does not move the lead
-    for a lone defender.
-
-    >>> first_leader(0, 3, True, None, False)   # seat 1, left of the dealer, sits out
-    2
-    >>> first_leader(0, 2, True, None, True)
-    3
-    """
-    if alone and maker is not None and defender is not None:
-        return defender
-    out = sitting_out(maker, alone, defender)
-    start = maker + 1 if alone and maker is not None and left_of_loner else dealer + 1
-    return first_active(start % 4, out)
 
 
 def seat_tricks(
