@@ -20,6 +20,7 @@ from egn_encoder import encode_for_tests
 from pipeline.games.euchre.importers.egn import looks_like_egn, read_egn
 from pipeline.games.euchre.importers.egn_condensed import CondensedUnsupported, decode_condensed
 from pipeline.games.euchre.replay import replay_game
+from pipeline.games.euchre.rules import RULE_MAX
 from pipeline.sources import SourceItem
 from pipeline.validate import check_games
 
@@ -233,6 +234,19 @@ def test_ruleset_maps_onto_rule_options() -> None:
         "points_defender_alone_euchre": 4,
         "points_defender_alone_march": 4,
     }
+
+
+def test_winning_score_0_keeps_the_ruleset_with_the_largest_target() -> None:
+    """A fixed number of deals has no target; euchre/1 cannot say "none", so the
+    largest target the record allows stands in.  1,000,000 was refused, and the
+    whole ruleset with it (replayed with the default preset: stick the dealer)."""
+    document = load("left-of-loner.egn")
+    document["metadata"]["ruleset"]["winning_score"] = 0
+    (item,) = read_items(document)
+    assert item.record is not None
+    rules = item.record["rules"]
+    assert rules["target"] == RULE_MAX["target"] and rules["stick_the_dealer"] is False
+    assert codes(item) == []
 
 
 def test_initial_score_starts_the_running_score() -> None:

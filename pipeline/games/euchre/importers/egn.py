@@ -42,6 +42,7 @@ from pipeline.games.euchre.importers.egn_condensed import (
 )
 from pipeline.games.euchre.record import int_pair
 from pipeline.games.euchre.rules import (
+    RULE_MAX,
     AloneLead,
     Rules,
     RulesError,
@@ -59,8 +60,9 @@ EGN_TYPE = "Euchre Game Notation"
 EMN_TYPE = "Euchre Match Notation"
 FILE_TYPES = (EGN_TYPE, EMN_TYPE, "EGN", "EMN")
 SOURCE = "egn"
-#: ``winning_score`` 0 (a fixed number of deals) means no target: one no score reaches.
-NO_TARGET = 1_000_000
+#: ``winning_score`` 0 (a fixed number of deals) means no target, which euchre/1
+#: cannot say: the largest target it allows stands in (2,500 deals at 4 points).
+NO_TARGET = RULE_MAX["target"]
 _SUIT_LETTERS = {"c": 0, "d": 1, "h": 2, "s": 3}
 #: Round-one acceptances of the upcard: the schema's "Order", and the replayer
 #: document's "PickUp", "Call" and "Alone" (the last also makes the maker alone).
