@@ -128,7 +128,28 @@ def test_same_deal_same_id_and_json_lines_of_deals(tmp_path: Path) -> None:
     assert items[-1].violations[0].code == "malformed_json" and items[-1].violations[0].line == len(deals) + 1
     ids = {i.record["game_id"] for i in items if i.record}
     assert len(ids) == len(deals) and all(i.startswith("tarotclub-") for i in ids)
-    assert game_id_for(b"x") == game_id_for(b"x")
+    assert game_id_for({"a": 1, "b": 2}) == game_id_for({"b": 2, "a": 1})
+
+
+def test_the_id_is_the_deals_content_not_its_formatting(tmp_path: Path) -> None:
+    """The same deal compact, indented with CRLF line endings, its keys reordered,
+    and as a line of JSON Lines: one id (the raw bytes' digest gave four)."""
+    deal = json.loads((FIXTURES / "tarotclub-handle.json").read_text())
+    reordered = dict(reversed(list(deal.items())))
+    reordered["deal_info"] = dict(reversed(list(deal["deal_info"].items())))
+    files = {
+        "compact.json": json.dumps(deal, separators=(",", ":")).encode(),
+        "crlf.json": json.dumps(deal, indent=4).replace("\n", "\r\n").encode(),
+        "reordered.json": json.dumps(reordered, indent=1).encode(),
+        "lines.jsonl": b"\n" + json.dumps(reordered).encode() + b"  \n",
+    }
+    ids = set()
+    for name, text in files.items():
+        (tmp_path / name).write_bytes(text)
+        (item,) = read_tarotclub(str(tmp_path / name))
+        assert item.record is not None, item.violations
+        ids.add(item.record["game_id"])
+    assert ids == {game_id_for(deal)}
 
 
 @pytest.mark.parametrize(

@@ -248,8 +248,14 @@ def _announcements(
     return out
 
 
-def game_id_for(text: bytes) -> str:
-    """The id of an imported deal: a digest of its text, the same wherever it is read from."""
+def game_id_for(deal: object) -> str:
+    """The id of an imported deal: a digest of its content (the parsed JSON, keys
+    sorted, no whitespace), the same however the file is laid out or wherever it is read.
+
+    >>> game_id_for({"tricks": [], "version": "3"}) == game_id_for({"version": "3", "tricks": []})
+    True
+    """
+    text = orjson.dumps(deal, option=orjson.OPT_SORT_KEYS)
     return "tarotclub-" + hashlib.sha256(text).hexdigest()[:16]
 
 
@@ -279,7 +285,7 @@ def read_tarotclub(path: str, stop: int | None = None) -> Iterator[SourceItem]:
 
 
 def _item(path: str, line: int | None, raw: bytes, value: object) -> SourceItem:
-    game_id = game_id_for(raw.strip())
+    game_id = game_id_for(value)
     origin = {"format": "tarotclub", "file": path, "line": line}
     record, problems = deal_to_record(value, game_id=game_id, origin=origin)
     located = [v.at(file=path, line=line) for v in problems]
