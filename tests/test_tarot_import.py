@@ -152,6 +152,45 @@ def test_the_id_is_the_deals_content_not_its_formatting(tmp_path: Path) -> None:
     assert ids == {game_id_for(deal)}
 
 
+def indented_deal() -> bytes:
+    return json.dumps(json.loads((FIXTURES / "tarotclub-handle.json").read_text()), indent=2).encode()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        indented_deal()[: len(indented_deal()) // 2],  # cut in half
+        indented_deal().replace(b'"Guard"', b'"Garde\xe9"'),  # Latin-1, not UTF-8
+        indented_deal().replace(b"\n", b"\r\n")[:-40],  # CRLF, cut short
+        b"[\n" + indented_deal() + b"\n",  # a list never closed
+    ],
+    ids=["truncated", "latin-1", "crlf-truncated", "open-list"],
+)
+def test_a_broken_document_is_one_malformed_json(text: bytes, tmp_path: Path) -> None:
+    """A deal written over many lines that is not JSON is one violation for the
+    file (its lines were each reported, 16 or 33 of them), keeping its bytes."""
+    path = tmp_path / "deal.json"
+    path.write_bytes(text)
+    (item,) = read_tarotclub(str(path))
+    assert item.record is None and item.raw == text and item.line is None
+    (violation,) = item.violations
+    assert (violation.code, violation.file, violation.line) == ("malformed_json", str(path), None)
+    assert violation.message.startswith(f"{path} is not valid JSON")
+
+
+def test_json_lines_in_a_json_file_are_still_read_line_by_line(tmp_path: Path) -> None:
+    deal = json.loads((FIXTURES / "tarotclub-handle.json").read_text())
+    path = tmp_path / "deals.json"
+    path.write_bytes(
+        b"{not json\n" + json.dumps(deal).encode() + b"\n" + json.dumps(deal)[:30].encode() + b"\n"
+    )
+    assert [(i.line, [v.code for v in i.violations]) for i in read_tarotclub(str(path))] == [
+        (1, ["malformed_json"]),
+        (2, []),
+        (3, ["malformed_json"]),
+    ]
+
+
 @pytest.mark.parametrize(
     ("change", "code"),
     [

@@ -49,7 +49,15 @@ import orjson
 
 from pipeline.games.tarot.cards import DECK, EXCUSE, card_name, cards_in, mask_of_cards, trump
 from pipeline.games.tarot.trick import winner_index
-from pipeline.sources import LongLine, SourceItem, iter_lines, parse_line, read_document, too_long_document
+from pipeline.sources import (
+    LongLine,
+    SourceItem,
+    iter_lines,
+    parse_line,
+    read_document,
+    still_written,
+    too_long_document,
+)
 from pipeline.violations import Violation
 
 PLACES = ("South", "East", "North", "West")
@@ -261,27 +269,63 @@ def game_id_for(deal: object) -> str:
 
 def read_tarotclub(path: str, stop: int | None = None) -> Iterator[SourceItem]:
     """The deals of a TarotClub file: one deal object, or JSON Lines of them (one
-    item each, streamed).  With ``stop``, the file as it stood at that size."""
+    item each, streamed).  With ``stop``, the file as it stood at that size.
+
+    A deal written over many lines (an object opened alone on the first line) is
+    one document: when it is not JSON, it is one ``malformed_json`` for the file,
+    as an EGN document is, never one for each of its lines.
+    """
     document = read_document(path, stop)
-    if not isinstance(document, LongLine):
-        try:
-            whole = orjson.loads(document)
-        except orjson.JSONDecodeError:
-            whole = None
-        if isinstance(whole, dict):
-            yield _item(path, None, document, whole)
-            return
-    first = True
-    for number, line in iter_lines(path, stop=stop):
-        if first and isinstance(document, LongLine) and line.strip() == b"{":
-            # an object opened alone on the first line: one deal written over many
-            # lines and too long to read whole, not JSON Lines (whose lines, bad
-            # ones included, are each read)
+    if isinstance(document, LongLine):
+        yield from _long_input(path, document, stop)
+        return
+    try:
+        deal = orjson.loads(document)
+    except orjson.JSONDecodeError as e:
+        if not _opens_alone(_first_line(document)):
+            yield from _json_lines(path, stop)
+        elif not still_written(path, stop):  # else cut where it stood: the next read's, whole
+            yield _malformed_document(path, document, e)
+        return
+    if isinstance(deal, dict) or _opens_alone(_first_line(document)):
+        yield _item(path, None, document, deal)
+    else:
+        yield from _json_lines(path, stop)
+
+
+def _first_line(document: bytes) -> bytes:
+    return next((line for line in document.splitlines() if line.strip()), b"")
+
+
+def _opens_alone(line: bytes) -> bool:
+    """Whether a first line only opens an object or a list: one document written
+    over many lines, not JSON Lines (whose every line is a whole deal)."""
+    return line.strip() in (b"{", b"[")
+
+
+def _malformed_document(path: str, document: bytes, error: orjson.JSONDecodeError) -> SourceItem:
+    violation = Violation("malformed_json", f"{path} is not valid JSON ({error})", file=path)
+    return SourceItem(path, None, document, None, [violation])
+
+
+def _long_input(path: str, document: LongLine, stop: int | None) -> Iterator[SourceItem]:
+    """An input too long to read whole: one deal over many lines is too long a
+    document; JSON Lines are read a line at a time."""
+    for k, (number, line) in enumerate(iter_lines(path, stop=stop)):
+        if k == 0 and _opens_alone(line):
             yield too_long_document(path, document)
             return
-        first = False
-        parsed = parse_line(path, number, line)
-        yield parsed if parsed.record is None else _item(path, number, line, parsed.record)
+        yield _line_item(path, number, line)
+
+
+def _json_lines(path: str, stop: int | None) -> Iterator[SourceItem]:
+    for number, line in iter_lines(path, stop=stop):
+        yield _line_item(path, number, line)
+
+
+def _line_item(path: str, number: int, line: bytes) -> SourceItem:
+    parsed = parse_line(path, number, line)
+    return parsed if parsed.record is None else _item(path, number, line, parsed.record)
 
 
 def _item(path: str, line: int | None, raw: bytes, value: object) -> SourceItem:
