@@ -20,6 +20,7 @@ import pytest
 from pipeline.games.euchre.importers.openspiel import (
     GO_ALONE,
     PASS,
+    SERIALIZED_HEADER,
     card_token,
     game_id_for,
     history_to_record,
@@ -28,6 +29,7 @@ from pipeline.games.euchre.importers.openspiel import (
 )
 from pipeline.games.euchre.replay import GameReplay, replay_game
 from pipeline.sources import SourceItem
+from pipeline.validate import read_inputs, sniff_format
 
 DEFAULT = "euchre()"
 LONE = "euchre(allow_lone_defender=True,stick_the_dealer=False)"
@@ -353,9 +355,21 @@ def test_claimed_returns_are_checked(tmp_path: Path, default_states: list[Any]) 
 def test_looks_like_openspiel() -> None:
     assert looks_like_openspiel(b'{"game":"euchre(stick_the_dealer=False)","history":[1]}\n')
     assert looks_like_openspiel(b"[Meta]\nVersion: 1\n\n[Game]\neuchre()\n[State]\n0\n")
-    assert not looks_like_openspiel(b"[Meta]\nVersion: 1\n\n[Game]\nbridge()\n[State]\n0\n")
+    assert looks_like_openspiel(b"[Meta]\nVersion: 1\n\n[Game]\nbridge()\n[State]\n0\n")  # reported, below
     assert not looks_like_openspiel(b'{"format": "euchre/1", "hands": []}\n')
     assert not looks_like_openspiel(b"")
+
+
+def test_a_serialized_state_of_another_game_is_sniffed_and_reported_unsupported(tmp_path: Path) -> None:
+    """The serialization header says OpenSpiel whatever the game: without --from a
+    hearts state was read as JSON Lines (45 malformed_json), now it is one
+    unsupported openspiel_game, as with --from openspiel."""
+    path = tmp_path / "hearts.txt"
+    path.write_bytes(SERIALIZED_HEADER + b"\n[Meta]\nVersion: 1\n\n[Game]\nhearts()\n[State]\n1\n4\n13\n")
+    assert sniff_format(str(path), path.read_bytes()) == "openspiel"
+    (item,) = read_inputs([str(path)])
+    assert item.record is None
+    assert [(v.code, v.rule) for v in item.violations] == [("unsupported", "openspiel_game")]
 
 
 def test_load_takes_openspiel_histories_into_the_warehouse(tmp_path: Path) -> None:
