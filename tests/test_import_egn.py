@@ -249,6 +249,14 @@ def test_winning_score_0_keeps_the_ruleset_with_the_largest_target() -> None:
     assert codes(item) == []
 
 
+def test_a_game_with_no_deals_still_carries_its_origin() -> None:
+    document = load("standard.egn")
+    document["deals"] = []
+    (item,) = read_items(document)
+    assert item.record is not None and item.record["hands"] == []
+    assert item.record["origin"] == {"format": "egn", "file": item.file, "game_id": "std-1", "deals": []}
+
+
 def test_initial_score_starts_the_running_score() -> None:
     (item,) = items("partial.egn")
     assert item.record is not None

@@ -258,7 +258,7 @@ def _read_game(
     _check_metadata(game, metadata, players or metadata.get("players"))
     records = _assemble(game, base, metadata, stretches)
     if not records and not game.violations:  # no deal recorded: a game with no hands
-        records = [({**base, "hands": []}, [])]
+        records = [({**base, "hands": [], "origin": _origin(game, [])}, [])]
     if not records:
         yield SourceItem(path, line, raw, None, game.violations)
         return
@@ -410,12 +410,7 @@ def _assemble(
         if whole and metadata.get("finalScore") is not None and not game.ruleset.get("four_trick_tokens"):
             record["final_score"] = metadata["finalScore"]
         record["hands"] = [h.hand for h in stretch]
-        record["origin"] = {
-            "format": "egn",
-            "file": game.file,
-            "game_id": game.game_id,
-            "deals": [h.number for h in stretch],
-        }
+        record["origin"] = _origin(game, stretch)
         if k > 0:  # a stretch after an unchecked deal picks the game up part way
             record["origin"]["from_start"] = False
         out.append((record, _findings(game, record["game_id"], stretch)))
@@ -425,6 +420,16 @@ def _assemble(
             "four_trick_tokens",
         )
     return out
+
+
+def _origin(game: _Game, stretch: list[_Hand]) -> dict[str, Any]:
+    """Where a record comes from: the file, the game's id, and the deal number of each hand."""
+    return {
+        "format": SOURCE,
+        "file": game.file,
+        "game_id": game.game_id,
+        "deals": [h.number for h in stretch],
+    }
 
 
 def _findings(game: _Game, game_id: str, stretch: list[_Hand]) -> list[Violation]:
