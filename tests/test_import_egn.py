@@ -392,6 +392,21 @@ def test_more_deals_than_num_deals_is_game_over(tmp_path: Path) -> None:
     assert (item.violations[0].hand, item.violations[0].seat) == (3, None)  # the first deal too many
 
 
+def test_every_hand_after_the_end_names_the_score_it_ended_at() -> None:
+    """standard.egn runs 0-1, 0-3, 0-5, 0-6: to 3 it ends in hand 1 at 0-3.  The
+    second hand after the end said 'ended at 0-5', the score run on past the end."""
+    document = load("standard.egn")
+    document["metadata"]["ruleset"] = {"winning_score": 3}
+    del document["metadata"]["finalScore"]
+    (item,) = read_items(document)
+    assert item.record is not None
+    over = [v for v in replay_game(item.record).violations if v.code == "game_over"]
+    assert [(v.hand, v.message) for v in over] == [
+        (2, "hand 2: recorded after the game ended at 0-3 in hand 1"),
+        (3, "hand 3: recorded after the game ended at 0-3 in hand 1"),
+    ]
+
+
 def test_a_canadian_loner_fault_names_the_dealers_partner(tmp_path: Path) -> None:
     document = load("renege.egn")
     document["metadata"].setdefault("ruleset", {})["canadian"] = True

@@ -143,12 +143,12 @@ def _replay_hands(
     claim_offset = (0, 0)
     final: tuple[int, int] | None = None  # the score when a team reached the target
     for index, hand in enumerate(hands):
-        if game.ended_at is not None:
+        if final is not None:  # the score at the end, not the one run on by later hands
             ctx.add(
                 "game_over",
                 index,
                 f"hands[{index}]",
-                f"recorded after the game ended at {score[0]}-{score[1]} in hand {game.ended_at}",
+                f"recorded after the game ended at {final[0]}-{final[1]} in hand {game.ended_at}",
             )
         result = _replay_hand(ctx, rules, index, hand, previous_dealer)
         if result is None:
