@@ -472,3 +472,24 @@ def test_deck_short_trick() -> None:
     v = only(record)
     assert where(v) == ("deck", "hands[0].tricks[0]", 0, 0, None)
     assert v.message == "hand 0, trick 0: the trick has 3 cards; each of the 4 seats plays one"
+
+
+def codes_of(record: dict[str, Any]) -> list[str]:
+    return [v.code for v in replay_game(record).violations]
+
+
+def test_a_trick_short_of_its_winning_card_is_won_by_the_next_leader() -> None:
+    record = base()
+    record["hands"][0]["tricks"][12].pop()  # [3, "T14"], the card that won it: seat 3 leads trick 13
+    v = only(record)
+    assert where(v) == ("deck", "hands[0].tricks[12]", 0, 12, None)
+    assert replay_game(record).hands[0].tricks[12].winner == 3
+
+
+def test_a_seat_listed_twice_in_a_trick_is_one_play_turn() -> None:
+    record = base()
+    record["hands"][0]["tricks"][12][3][0] = 2  # seat 3's T14, recorded as seat 2's second card
+    v = only(record)
+    assert where(v) == ("play_turn", "hands[0].tricks[12][3]", 0, 12, 2)
+    assert v.message == "hand 0, trick 12: seat 2 played a second card to the trick"
+    assert replay_game(record).hands[0].tricks[12].winner == 3

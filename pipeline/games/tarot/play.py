@@ -60,10 +60,11 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
             _winner_from_record(state, played, t, tricks, hand)
         if len(played.plays) < 4:
             complete = False
+        if len(trick) < 4:  # a seat listed twice is its play_turn, not a missing card
             state.add(
                 "deck",
                 f".tricks[{t}]",
-                f"the trick has {len(played.plays)} cards; each of the 4 seats plays one",
+                f"the trick has {len(trick)} cards; each of the 4 seats plays one",
                 trick=t,
             )
         if played.winner is None:
@@ -95,7 +96,12 @@ def _winner_from_record(
         winners = claimed.get("trick_winners") if isinstance(claimed, dict) else None
         if isinstance(winners, list) and len(winners) > t:
             said = winners[t]
-    if is_seat(said) and said != played.winner and any(s == said for s, _ in played.plays):
+    # the winner played to the trick, or is a seat whose card the record lacks
+    if (
+        is_seat(said)
+        and said != played.winner
+        and (len(played.plays) < 4 or any(s == said for s, _ in played.plays))
+    ):
         assert isinstance(said, int)
         played.winner = said
         played.winner_from_record = True
@@ -138,6 +144,7 @@ def _play_trick(
                 trick=t,
                 seat=seat,
             )
+            played.unsure = True
             continue
         expected = (leader + len(seats)) % 4
         if expected in seats:
@@ -200,6 +207,8 @@ def _play_trick(
         played.plays.append((seat, card))
     if not cards:
         return played
+    if len(cards) < 4:
+        played.unsure = True  # the missing card may have won it: the record's winner is kept
     excuse_wins = t == TRICKS - 1 and EXCUSE in cards and _side_won_all(state, seats[cards.index(EXCUSE)])
     played.winner = seats[winner_index(cards, excuse_wins=excuse_wins)]
     return played
