@@ -493,3 +493,57 @@ def test_a_seat_listed_twice_in_a_trick_is_one_play_turn() -> None:
     assert where(v) == ("play_turn", "hands[0].tricks[12][3]", 0, 12, 2)
     assert v.message == "hand 0, trick 12: seat 2 played a second card to the trick"
     assert replay_game(record).hands[0].tricks[12].winner == 3
+
+
+@pytest.mark.parametrize("missing", ["ND", "T2"])  # the taker discards ND and plays T2
+def test_a_chien_short_of_a_card_is_the_one_deck_violation(missing: str) -> None:
+    record = base()
+    record["hands"][0]["chien"].remove(missing)
+    v = only(record)
+    assert where(v) == ("deck", "hands[0].chien", 0, None, None)
+
+
+def test_a_missing_chien_is_the_cards_the_four_hands_do_not_hold() -> None:
+    record = base()
+    del record["hands"][0]["chien"]
+    v = only(record)
+    assert where(v) == ("schema", "hands[0].chien", 0, None, None)
+    assert sorted(replay_game(record).hands[0].chien) == sorted(replay_game(base()).hands[0].chien)
+
+
+def test_a_short_chien_and_a_short_hand_leave_the_taker_read_from_its_plays() -> None:
+    record = base()
+    record["hands"][0]["chien"].remove("T2")
+    record["hands"][0]["deal"][1].remove("3S")
+    assert [where(v) for v in replay_game(record).violations] == [
+        ("deck", "hands[0].deal[1]", 0, None, 1),
+        ("deck", "hands[0].chien", 0, None, None),
+    ]
+
+
+@pytest.mark.parametrize(("wrong", "right"), [(0, 1), (1, 0)])
+def test_a_card_dealt_twice_is_the_one_deck_violation_whichever_copy_is_wrong(wrong: int, right: int) -> None:
+    record = base()
+    deal = record["hands"][0]["deal"]
+    kept = {0: "1S", 1: "3S"}  # each played later by its seat
+    deal[wrong][deal[wrong].index(kept[wrong])] = kept[right]
+    v = only(record)
+    assert (v.code, v.hand, v.path) == ("deck", 0, "hands[0].deal[1][0]")
+
+
+def test_a_card_moved_from_a_hand_to_the_chien_is_not_reported_again_when_played() -> None:
+    from pipeline.games.tarot.simulate import simulate_game
+
+    record, index = next(
+        (game, i)
+        for game in (simulate_game(n, seed=n) for n in range(50))
+        for i, hand in enumerate(game["hands"])
+        if any(bid["call"] in ("garde_sans", "garde_contre") for bid in hand["bids"])
+    )
+    record["hands"] = record["hands"][: index + 1]
+    hand = record["hands"][index]
+    hand["chien"].append(hand["deal"][1].pop(0))  # the chien stays unseen; seat 1 plays the card
+    assert [where(v) for v in replay_game(record).violations] == [
+        ("deck", f"hands[{index}].deal[1]", index, None, 1),
+        ("deck", f"hands[{index}].chien", index, None, None),
+    ]

@@ -86,6 +86,8 @@ def chien_phase(state: HandState, hand: dict[str, Any]) -> None:
         return
     state.held[taker] |= chien
     state.taken &= ~chien
+    if not state.chien_sure:
+        state.sure[taker] = False  # what it took up is not known: its écart and plays say
     for card in cards_in(chien):
         state.located[card] = f"the chien, taken up by seat {taker}"
     if raw is None:

@@ -1,6 +1,9 @@
 """The deal, and the hands thrown in before or during the bidding.
 
 - Four hands of 18 cards and a chien of 6: the 78 cards, each once.
+- A wrong deck is reported once; what follows from it is not.  A card listed
+  twice is placed by neither list, a hand not known in full holds what its
+  seat plays, and a chien not known in full is what four known hands leave.
 - Petit sec: a seat whose only trump is the Petit, without the Excuse,
   throws the hand in before any call (FFT; ``rules.petit_sec``).
 - Four passes throw the hand in (see :mod:`bidding`).
@@ -8,9 +11,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pipeline.games.tarot.cards import EXCUSE_BIT, PETIT, TRUMPS, card_name, count, parse_card
+from pipeline.games.tarot.cards import DECK, EXCUSE_BIT, PETIT, TRUMPS, card_name, cards_in, count, parse_card
 from pipeline.games.tarot.state import HandState
 
 HAND_SIZE = 18
@@ -18,45 +22,83 @@ CHIEN_SIZE = 6
 THROW_IN_REASONS = ("all_passed", "petit_sec")
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One list of the deal as recorded: its cards (each once), its length, the
+    tokens, and the cards it lists that an earlier list, or itself, already did."""
+
+    mask: int
+    size: int
+    tokens: list[Any]
+    doubled: int
+
+
 def deal_phase(state: HandState, hand: dict[str, Any]) -> None:
-    """Read the four hands and the chien; report bad tokens and a wrong deck."""
-    result = state.result
+    """Read the four hands and the chien; report bad tokens and a wrong deck.
+
+    What follows from a wrong deck is not reported again.  A card listed twice
+    is placed by neither list.  A hand that is not 18 cards of its own is not
+    known in full: its seat holds what it plays (see :mod:`play`).  A chien
+    that is not 6 cards of its own is the 6 cards the four hands do not hold,
+    when they are known in full; else the taker holds what it discards and
+    plays (see :mod:`chien`).
+    """
     seen: dict[int, str] = {}
-    deal = hand.get("deal")
-    full = True
+    hands = _read_hands(state, hand.get("deal"), seen)
+    chien = _read_chien(state, hand.get("chien"), seen)
+    doubled = 0
+    for listed in (*hands, chien):
+        doubled |= listed.doubled if listed is not None else 0
+    for seat, listed in enumerate(hands):
+        known = listed.mask & ~doubled
+        state.result.deal[seat] = state.held[seat] = known
+        state.sure[seat] = listed.size == HAND_SIZE and count(known) == HAND_SIZE
+    _place_chien(state, chien, doubled)
+
+
+def _read_hands(state: HandState, deal: object, seen: dict[int, str]) -> list[Listed]:
     if not (isinstance(deal, list) and len(deal) == 4 and all(isinstance(h, list) for h in deal)):
         state.add("schema", ".deal", "deal must be 4 lists of 18 cards, indexed by seat")
-        full = False
-    else:
-        for seat, cards in enumerate(deal):
-            mask = _read_cards(state, cards, f".deal[{seat}]", f"seat {seat}", seen, seat)
-            result.deal[seat] = mask
-            state.held[seat] = mask
-            if count(mask) == HAND_SIZE and len(cards) == HAND_SIZE:
-                state.sure[seat] = True
-            else:
-                full = False
-                if len(cards) != HAND_SIZE:
-                    state.add(
-                        "deck",
-                        f".deal[{seat}]",
-                        f"seat {seat} was dealt {len(cards)} cards; each seat gets {HAND_SIZE}",
-                        seat=seat,
-                    )
-    chien = hand.get("chien")
+        return [Listed(0, 0, [], 0)] * 4
+    hands = []
+    for seat, cards in enumerate(deal):
+        hands.append(_read_cards(state, cards, f".deal[{seat}]", f"seat {seat}", seen, seat))
+        if len(cards) != HAND_SIZE:
+            state.add(
+                "deck",
+                f".deal[{seat}]",
+                f"seat {seat} was dealt {len(cards)} cards; each seat gets {HAND_SIZE}",
+                seat=seat,
+            )
+    return hands
+
+
+def _read_chien(state: HandState, chien: object, seen: dict[int, str]) -> Listed | None:
     if not isinstance(chien, list):
         state.add("schema", ".chien", f"chien must be a list of {CHIEN_SIZE} cards")
-        full = False
-    else:
-        mask = _read_cards(state, chien, ".chien", "the chien", seen)
-        result.chien = [c for c in _in_order(chien) if mask >> c & 1]
-        state.taken |= mask
-        if len(chien) != CHIEN_SIZE:
-            state.add("deck", ".chien", f"the chien has {len(chien)} cards; it has {CHIEN_SIZE}")
-            full = False
-        elif count(mask) != CHIEN_SIZE:
-            full = False
-    result.deal_known = full and len(seen) == 78
+        return None
+    listed = _read_cards(state, chien, ".chien", "the chien", seen)
+    if len(chien) != CHIEN_SIZE:
+        state.add("deck", ".chien", f"the chien has {len(chien)} cards; it has {CHIEN_SIZE}")
+    return listed
+
+
+def _place_chien(state: HandState, chien: Listed | None, doubled: int) -> None:
+    """The chien as recorded, or as the four hands known in full leave it."""
+    result = state.result
+    known = chien.mask & ~doubled if chien is not None else 0
+    recorded = chien is not None and chien.size == CHIEN_SIZE and count(known) == CHIEN_SIZE
+    hands_known = all(state.sure)
+    if not recorded and hands_known:
+        known = DECK & ~(state.held[0] | state.held[1] | state.held[2] | state.held[3])
+        for card in cards_in(known):
+            state.located.setdefault(card, "the chien")
+    state.chien_sure = recorded or hands_known
+    listed = _in_order(chien.tokens) if chien is not None else []
+    result.chien = [c for c in dict.fromkeys([*listed, *cards_in(known)]) if known >> c & 1]
+    if state.chien_sure:
+        state.taken |= known  # else a hand not known in full may have held one of them
+    result.deal_known = recorded and hands_known
 
 
 def _in_order(tokens: list[Any]) -> list[int]:
@@ -65,9 +107,9 @@ def _in_order(tokens: list[Any]) -> list[int]:
 
 def _read_cards(
     state: HandState, tokens: list[Any], path: str, where: str, seen: dict[int, str], seat: int | None = None
-) -> int:
-    """A list of card tokens as a mask; a bad token or a card seen before is reported."""
-    mask = 0
+) -> Listed:
+    """A list of card tokens; a bad token or a card seen before is reported."""
+    mask = doubled = 0
     for k, token in enumerate(tokens):
         card = parse_card(token)
         if card is None:
@@ -77,11 +119,12 @@ def _read_cards(
             state.add(
                 "deck", f"{path}[{k}]", f"{card_name(card)} is dealt twice: to {seen[card]} and to {where}"
             )
+            doubled |= 1 << card
             continue
         seen[card] = where
         state.located[card] = where
         mask |= 1 << card
-    return mask
+    return Listed(mask, len(tokens), tokens, doubled)
 
 
 def petit_sec_seats(state: HandState) -> list[int]:

@@ -192,6 +192,7 @@ class HandState:
     """The state of one hand being replayed: holdings and what is known of the cards."""
 
     __slots__ = (
+        "chien_sure",
         "ctx",
         "faulty",
         "follow_record",
@@ -215,6 +216,8 @@ class HandState:
         self.held = [0, 0, 0, 0]
         #: Whether each seat's holding is known from the deal (else read from its plays).
         self.sure = [False, False, False, False]
+        #: Whether the chien is known: recorded in full, or the cards four known hands leave.
+        self.chien_sure = False
         #: The cards each seat plays from here on, as the record says (see :mod:`play`).
         self.later = [0, 0, 0, 0]
         #: Where each card went: "seat 2", "the chien", "the écart" ... for messages.
