@@ -547,3 +547,25 @@ def test_a_card_moved_from_a_hand_to_the_chien_is_not_reported_again_when_played
         ("deck", f"hands[{index}].deal[1]", index, None, 1),
         ("deck", f"hands[{index}].chien", index, None, None),
     ]
+
+
+def test_a_hand_with_no_dealer_passes_the_deal_on_as_the_rotation_says() -> None:
+    record = base()
+    record["hands"] += [all_passed(1), all_passed(2)]
+    record["hands"][1]["dealer"] = 4
+    v = only(record)
+    assert where(v) == ("schema", "hands[1].dealer", 1, None, None)
+
+
+def test_running_totals_take_up_a_hand_with_no_dealer() -> None:
+    record = base()
+    record["hands"][0]["dealer"] = -1  # the hand is not replayed, so not scored
+    record["hands"].append(all_passed(1))
+    record["hands"][1]["claimed"] = {"totals": [-74, -74, 222, -74]}  # the log scored it
+    v = only(record)
+    assert where(v) == ("schema", "hands[0].dealer", 0, None, None)
+    record["hands"].append(all_passed(2))
+    record["hands"][2]["claimed"] = {"totals": [-64, -74, 212, -74]}  # but this is wrong
+    assert [where(v) for v in replay_game(record).violations][1:] == [
+        ("score", "hands[2].claimed.totals", 2, None, None)
+    ]

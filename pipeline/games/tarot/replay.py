@@ -32,13 +32,13 @@ Nothing raises, whatever the JSON.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pipeline.games.tarot.announcements import announcement_phase
 from pipeline.games.tarot.bidding import bidding_phase
 from pipeline.games.tarot.chien import chien_phase
-from pipeline.games.tarot.claims import claims_phase, four_ints
+from pipeline.games.tarot.claims import Totals, claims_phase, four_ints
 from pipeline.games.tarot.deal import deal_phase, throw_in_phase
 from pipeline.games.tarot.play import play_phase
 from pipeline.games.tarot.rules import PRESETS, Rules, RulesError
@@ -94,10 +94,14 @@ def replay_game(record: dict[str, Any], rules: Rules | None = None) -> TarotRepl
 def _replay_hands(ctx: Context, game: TarotReplay, rules: Rules, hands: list[Any]) -> None:
     totals = [0, 0, 0, 0]
     previous_dealer: int | None = None
-    offset = (0, 0, 0, 0)
+    offset: Totals | None = (0, 0, 0, 0)
     for index, hand in enumerate(hands):
         result = replay_hand(ctx, rules, index, hand, previous_dealer)
         if result is None:
+            # Not replayed (reported): the deal passed on all the same, and the
+            # log scored the hand, which the replay cannot.
+            previous_dealer = None if previous_dealer is None else (previous_dealer + 1) % 4
+            offset = _offset_of(hand, totals)
             continue
         previous_dealer = result.dealer
         for seat in range(4):
@@ -140,9 +144,23 @@ def replay_hand(
     return state.result
 
 
+def _offset_of(hand: object, totals: list[int]) -> Totals | None:
+    """How far the running totals a hand claims are from the replay's (None: not said)."""
+    claimed = hand.get("claimed") if isinstance(hand, dict) else None
+    said = four_ints(claimed.get("totals")) if isinstance(claimed, dict) else None
+    return None if said is None else _difference(said, totals)
+
+
+def _difference(said: Totals, totals: Sequence[int]) -> Totals:
+    return (said[0] - totals[0], said[1] - totals[1], said[2] - totals[2], said[3] - totals[3])
+
+
 def _check_totals(
-    ctx: Context, result: TarotHand, hand: dict[str, Any], offset: tuple[int, int, int, int]
-) -> tuple[int, int, int, int]:
+    ctx: Context, result: TarotHand, hand: dict[str, Any], offset: Totals | None
+) -> Totals | None:
+    """Report claimed running totals that depart from the replay by a new amount;
+    returns the new offset (None while no claimed totals set it after a hand
+    the replay could not score)."""
     claimed = hand.get("claimed")
     raw = claimed.get("totals") if isinstance(claimed, dict) else None
     if raw is None:
@@ -157,13 +175,8 @@ def _check_totals(
             f"totals must be 4 whole numbers, by seat, not {raw!r}",
         )
         return offset
-    new = (
-        said[0] - result.totals[0],
-        said[1] - result.totals[1],
-        said[2] - result.totals[2],
-        said[3] - result.totals[3],
-    )
-    if not result.claims_checked:
+    new = _difference(said, result.totals)
+    if offset is None or not result.claims_checked:
         return new  # the hand's fault was reported; its totals set the new offset
     if new != offset and new != (0, 0, 0, 0):
         result.valid = False
