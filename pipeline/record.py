@@ -110,6 +110,25 @@ def is_seat(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3
 
 
+def trick_winners_problem(value: object, tricks: int | None) -> str | None:
+    """What is wrong with a hand's claimed ``trick_winners``, or None: they are
+    seats, one a trick the record lists (``tricks``; None when it lists none
+    that can be counted).
+
+    >>> trick_winners_problem([2, 0, 1], 3) is None
+    True
+    >>> trick_winners_problem([2, 0], 3)
+    'trick_winners names 2 winners for 3 tricks; it names one a trick'
+    >>> trick_winners_problem([2, 9], None)
+    'trick_winners must be a list of seats 0-3, not [2, 9]'
+    """
+    if not (isinstance(value, list) and all(is_seat(w) for w in value)):
+        return f"trick_winners must be a list of seats 0-3, not {value!r}"
+    if tricks is not None and len(value) != tricks:
+        return f"trick_winners names {len(value)} winners for {tricks} tricks; it names one a trick"
+    return None
+
+
 def hand_dealer(ctx: Context, index: int, hand: object) -> int | None:
     """The dealer of hand ``index``: None, reported, when the hand is not an
     object or its dealer is not a seat (nothing more of it can be replayed)."""

@@ -569,3 +569,29 @@ def test_running_totals_take_up_a_hand_with_no_dealer() -> None:
     assert [where(v) for v in replay_game(record).violations][1:] == [
         ("score", "hands[2].claimed.totals", 2, None, None)
     ]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda w: w[:17], "hand 0: trick_winners names 17 winners for 18 tricks; it names one a trick"),
+        (lambda w: [*w, 0], "hand 0: trick_winners names 19 winners for 18 tricks; it names one a trick"),
+        (lambda w: [9] * 18, f"hand 0: trick_winners must be a list of seats 0-3, not {[9] * 18!r}"),
+        (lambda w: {"0": 2}, "hand 0: trick_winners must be a list of seats 0-3, not {'0': 2}"),
+    ],
+)
+def test_claimed_trick_winners_are_one_seat_a_trick(change: Any, message: str) -> None:
+    record = base()
+    claimed = record["hands"][0]["claimed"]
+    claimed["trick_winners"] = change(claimed["trick_winners"])
+    v = only(record)
+    assert where(v) == ("schema", "hands[0].claimed.trick_winners", 0, None, None)
+    assert v.message == message
+
+
+def test_claimed_trick_winners_of_an_unfinished_hand_name_its_tricks() -> None:
+    record = base()
+    hand = record["hands"][0]
+    hand["tricks"] = hand["tricks"][:5]
+    hand["claimed"] = {"trick_winners": hand["claimed"]["trick_winners"][:5]}
+    assert replay_game(record).violations == []

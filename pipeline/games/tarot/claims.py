@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.games.tarot.play import TRICKS
 from pipeline.games.tarot.scoring import contract_score, scores_of
 from pipeline.games.tarot.state import HandState, is_int
+from pipeline.record import trick_winners_problem
 
 Totals = tuple[int, int, int, int]
 
@@ -41,8 +43,9 @@ def claims_phase(state: HandState, hand: dict[str, Any]) -> dict[str, Any] | Non
     result.claims_checked = compare = result.valid
     winners = claimed.get("trick_winners")
     if winners is not None:
-        if not isinstance(winners, list):
-            state.add("schema", ".claimed.trick_winners", "trick_winners must be a list of seats")
+        problem = trick_winners_problem(winners, _tricks_listed(hand))
+        if problem is not None:
+            state.add("schema", ".claimed.trick_winners", problem)
         elif compare:
             for t, (said, trick) in enumerate(zip(winners, result.tricks, strict=False)):
                 if trick.winner is not None and said != trick.winner:
@@ -71,6 +74,12 @@ def claims_phase(state: HandState, hand: dict[str, Any]) -> dict[str, Any] | Non
                 f"the log claims scores {list(said)} for the hand, the replay gives {list(result.scores)}",
             )
     return claimed
+
+
+def _tricks_listed(hand: dict[str, Any]) -> int | None:
+    """How many tricks the record lists (None when ``tricks`` is not a list of at most 18)."""
+    tricks = hand.get("tricks")
+    return len(tricks) if isinstance(tricks, list) and len(tricks) <= TRICKS else None
 
 
 def _scores_follow_from_points(state: HandState, claimed: dict[str, Any]) -> bool:
