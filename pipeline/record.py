@@ -247,7 +247,9 @@ def _finding(found: object, game_id: str | None) -> Violation | None:
         return None
     text = {key: found.get(key) for key in ("message", "path", "rule")}
     where = {key: found.get(key) for key in ("hand", "trick", "seat")}
-    if not isinstance(text["message"], str) or not all(v is None or isinstance(v, str) for v in text.values()):
+    if not isinstance(text["message"], str) or not all(
+        v is None or isinstance(v, str) for v in text.values()
+    ):
         return None
     if not all(v is None or type(v) is int for v in where.values()):
         return None

@@ -393,6 +393,25 @@ def test_claims_of_another_type(simulated: list[dict[str, Any]]) -> None:
     assert cleared == clean == [False] * len(games)
 
 
+def test_claimed_winners_are_one_a_trick(simulated: list[dict[str, Any]]) -> None:
+    """Claimed winners right as far as they go, but one short or one over, are the
+    replay's schema violation: neither fast path clears them (the kernel compared
+    as many as were claimed)."""
+    from pipeline.games.euchre.fast_scan import cleared_lines
+
+    games = []
+    for n, change in enumerate((lambda w: w[:4], lambda w: [*w, w[0]], lambda w: w)):
+        candidate = copy.deepcopy(simulated[n])
+        played = next(h for h in candidate["hands"] if "tricks" in h)
+        played["claimed"]["trick_winners"] = change(played["claimed"]["trick_winners"])
+        games.append(candidate)
+    cleared, clean = check_sound(games)
+    assert clean == [False, False, reference_clean(simulated[2])]
+    lines = [orjson.dumps(g) for g in games]
+    assert [found is not None for found in cleared_lines(lines)][:2] == [False, False]
+    assert [v.code for v in replay_game(games[0]).violations] == ["schema"]
+
+
 def test_a_rule_value_of_another_type_whatever_came_before(simulated: list[dict[str, Any]]) -> None:
     """1 == True and 10.0 == 10 in Python: rules read before must not make a
     refused spelling pass (the rules are read once a batch, before any replay)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from pipeline.games.euchre.record import int_pair
 from pipeline.games.euchre.state import Context, GameReplay, HandState
+from pipeline.record import trick_winners_problem
 
 
 def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
@@ -28,11 +29,10 @@ def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
             state.add("schema", ".claimed", "claimed must be an object")
         return
     winners = claimed.get("trick_winners")
-    if winners is not None and not isinstance(winners, list):
-        state.add(
-            "schema", ".claimed.trick_winners", f"trick_winners must be a list of seats, not {winners!r}"
-        )
-    if isinstance(winners, list):
+    problem = None if winners is None else trick_winners_problem(winners, _tricks_listed(hand))
+    if problem is not None:
+        state.add("schema", ".claimed.trick_winners", problem)
+    elif isinstance(winners, list):
         for t, (said, replayed) in enumerate(zip(winners, result.winners, strict=False)):
             if replayed is not None and said != replayed:
                 state.add(
@@ -52,6 +52,15 @@ def check_hand_claims(state: HandState, hand: dict[str, Any]) -> None:
             f"the log claims {points[0]}-{points[1]} points for the hand, the replay gives "
             f"{result.points[0]}-{result.points[1]}",
         )
+
+
+def _tricks_listed(hand: dict[str, Any]) -> int | None:
+    """How many tricks the record lists: none when it has no ``tricks`` (a hand
+    thrown in), None when ``tricks`` is no list of at most five."""
+    tricks = hand.get("tricks")
+    if tricks is None:
+        return 0
+    return len(tricks) if isinstance(tricks, list) and len(tricks) <= 5 else None
 
 
 def check_claimed_score(

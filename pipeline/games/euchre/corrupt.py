@@ -68,7 +68,9 @@ def reclaim(record: Record) -> None:
     game = replay_game(record)
     for result in game.hands:
         claimed = record["hands"][result.index].setdefault("claimed", {})
-        if "trick_winners" in claimed:
+        if "trick_winners" in claimed and None in result.winners:  # a trick a card short: no one took it
+            del claimed["trick_winners"]
+        elif "trick_winners" in claimed:
             claimed["trick_winners"] = list(result.winners)
         claimed["points"] = list(result.points)
         claimed["score"] = list(result.score)

@@ -312,8 +312,10 @@ def _lay_out_hand(rows: list[int], hand: object) -> None:
         if said is not None and type(said) is not list:
             raise _Unfit  # the replay's schema violation
         if said is not None:
+            if len(said) > 5:
+                raise _Unfit  # the replay's schema violation (the kernel checks one a trick)
             flags |= HAS_WINNERS
-            n = min(len(said), 5)
+            n = len(said)
             for t in range(n):
                 w = said[t]
                 if type(w) is not int or not -_INT32 <= w <= _INT32:

@@ -143,6 +143,8 @@ def _hand(row: Any, rules: Any, eff: Any, suit_mask: Any, power: Any, nines_tens
         seen |= b
     nbids = row[NBIDS]
     ntricks = row[NTRICKS]
+    if row[CLAIMS] & HAS_WINNERS and row[NWINNERS] != ntricks:
+        return False  # claimed winners are one a trick listed: else the replay's schema violation
     if row[THROWN]:
         # Throw-in phase, all passed: eight passes, no stick the dealer, no discard.
         passes = 0
