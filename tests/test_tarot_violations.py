@@ -595,3 +595,27 @@ def test_claimed_trick_winners_of_an_unfinished_hand_name_its_tricks() -> None:
     hand["tricks"] = hand["tricks"][:5]
     hand["claimed"] = {"trick_winners": hand["claimed"]["trick_winners"][:5]}
     assert replay_game(record).violations == []
+
+
+def test_a_last_trick_a_card_short_is_taken_by_no_one(tmp_path: Path) -> None:
+    """The record ends inside a trick: its fault is the deck's, and no one is known to
+    have taken the trick (the missing cards may win it), so it has no winner, in the
+    replay and in the warehouse, and counts for neither side."""
+    from pipeline.warehouse.api import Warehouse, load
+
+    record = base()
+    hand = record["hands"][0]
+    hand["tricks"] = hand["tricks"][:4]
+    hand["tricks"][3] = hand["tricks"][3][:2]
+    del hand["claimed"]
+    result = replay_game(record)
+    assert [v.code for v in result.violations] == ["deck"]
+    tricks = result.hands[0].tricks
+    assert tricks[3].winner is None and all(t.winner is not None for t in tricks[:3])
+    taker = result.hands[0].taker
+    assert result.hands[0].taker_tricks == sum(t.winner == taker for t in tricks[:3])
+    (tmp_path / "g.jsonl").write_bytes(orjson.dumps(record) + b"\n")
+    load([str(tmp_path / "g.jsonl")], tmp_path / "w.duckdb")
+    with Warehouse.open(tmp_path / "w.duckdb") as wh:
+        rows = wh.sql("select trick_no, winner, cards from tarot.tricks order by trick_no").rows()
+    assert rows[3] == (3, None, 2)

@@ -58,6 +58,8 @@ def play_phase(state: HandState, hand: dict[str, Any]) -> None:
             break
         if played.winner is not None and (played.unsure or state.follow_record):
             _winner_from_record(state, played, t, tricks, hand)
+        if len(played.plays) < 4 and not played.winner_from_record and t == len(tricks) - 1:
+            played.winner = None  # the last trick, a card short: no one is known to have taken it
         if len(played.plays) < 4:
             complete = False
         if len(trick) < 4:  # a seat listed twice is its play_turn, not a missing card
