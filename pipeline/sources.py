@@ -351,18 +351,25 @@ def input_suffixes(fmt: str = "auto") -> tuple[str, ...]:
     """The endings of the input files a folder holds, as ``--from`` (``fmt``) reads
     them: for ``auto``, JSON Lines and every installed importer's own endings; for
     an importer's name, its files' endings (JSON Lines when it names none); for a
-    game's own records, JSON Lines.
+    game's own records, JSON Lines.  Each also compressed (gzip, Zstandard), as
+    such a file given by name is read.
 
     >>> input_suffixes("tarotclub")
-    ('.json', '.jsonl')
+    ('.json', '.json.gz', '.json.zst', '.jsonl', '.jsonl.gz', '.jsonl.zst')
     """
     from pipeline.games import importers
 
     known = [i for _, i in importers()]
     named = [i.suffixes + i.shared_suffixes for i in known if i.name == fmt]
     if named:
-        return named[0] or JSONL_SUFFIXES
-    return JSONL_SUFFIXES + tuple(s for i in known for s in i.suffixes) if fmt == "auto" else JSONL_SUFFIXES
+        return _compressed_too(named[0]) or JSONL_SUFFIXES
+    if fmt != "auto":
+        return JSONL_SUFFIXES
+    return JSONL_SUFFIXES + _compressed_too(tuple(s for i in known for s in i.suffixes))
+
+
+def _compressed_too(suffixes: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(s + c for s in suffixes for c in ("", *COMPRESSED) if not (c and s.endswith(COMPRESSED)))
 
 
 def expand_inputs(paths: Sequence[str], fmt: str = "auto") -> list[str]:
