@@ -349,6 +349,21 @@ def test_a_last_trick_cut_short_has_no_winner_in_the_warehouse(tmp_path: Path) -
     assert maker_tricks == sum(w % 2 == full.maker_team for w in full.winners[:4] if w is not None)
 
 
+def test_two_calls_recorded_swapped_are_one_bid_turn() -> None:
+    """Two passes written in each other's place: the first is out of turn, the
+    second is the seat it went before (one fault, one violation)."""
+    record = game(copy.deepcopy(CALLED_HAND))
+    bids = record["hands"][0]["bids"]
+    passes = [j for j in range(len(bids) - 1) if bids[j]["call"] == bids[j + 1]["call"] == "pass"]
+    assert passes
+    for j in passes:
+        swapped = copy.deepcopy(record)
+        calls = swapped["hands"][0]["bids"]
+        calls[j]["seat"], calls[j + 1]["seat"] = calls[j + 1]["seat"], calls[j]["seat"]
+        found = [(v.code, v.path, v.seat) for v in replay_game(swapped).violations]
+        assert found == [("bid_turn", f"hands[0].bids[{j}]", calls[j]["seat"])]
+
+
 def test_naming_the_turned_down_suit() -> None:
     hand = copy.deepcopy(CALLED_HAND)
     hand["bids"][4]["call"] = "H"  # the upcard was the 9H

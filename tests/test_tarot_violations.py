@@ -619,3 +619,25 @@ def test_a_last_trick_a_card_short_is_taken_by_no_one(tmp_path: Path) -> None:
     with Warehouse.open(tmp_path / "w.duckdb") as wh:
         rows = wh.sql("select trick_no, winner, cards from tarot.tricks order by trick_no").rows()
     assert rows[3] == (3, None, 2)
+
+
+@pytest.mark.parametrize(
+    ("order", "found"),
+    [
+        ([1, 2, 3, 0], []),
+        ([2, 3, 0, 1], [("hands[0].bids[0]", 2)]),  # begun from the wrong seat, then in turn
+        ([2, 1, 3, 0], [("hands[0].bids[0]", 2)]),  # two calls recorded swapped
+        ([1, 3, 2, 0], [("hands[0].bids[1]", 3)]),
+        ([1, 2, 3], [("hands[0].bids", 0)]),  # a call left out: that seat never called, no more
+        ([1, 2, 0], [("hands[0].bids", 3)]),  # and not seat 0 out of turn after it
+    ],
+)
+def test_one_misordered_bidding_is_one_bid_turn(order: list[int], found: list[tuple[str, int]]) -> None:
+    record = base()
+    hand = record["hands"][0]
+    assert hand["dealer"] == 0
+    by_seat = {b["seat"]: b for b in hand["bids"]}
+    hand["bids"] = [by_seat[s] for s in order]
+    got = [(v.path, v.seat) for v in replay_game(record).violations if v.code == "bid_turn"]
+    assert got == found
+    assert all(v.code == "bid_turn" for v in replay_game(record).violations)

@@ -276,6 +276,7 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
     upcard_suit = suit_of(result.upcard) if result.upcard not in (UNKNOWN, JOKER) else None
     passes = 0
     callers = CALLERS[dealer]
+    swapped: Seat | None = None  # after a call by the seat due next: the seat it went before
     for j, bid in read_bids(state, hand):
         path = f".bids[{j}]"
         if result.maker is not None or passes == 8:
@@ -290,8 +291,9 @@ def _bidding_phase(state: HandState, hand: dict[str, Any]) -> Phase:
         if not isinstance(bid.call, Call):  # unreadable: counted as a call, so the turns stay in step
             passes += 1
             continue
-        if bid.seat != turn:
+        if bid.seat != turn and bid.seat != swapped:  # not the other half of two calls recorded swapped
             _out_of_turn(state, path, bid, turn)
+        swapped = turn if bid.seat != turn and passes < 7 and bid.seat == callers[passes + 1] else None
         faults = call_faults(
             rules, bid.call, bid.alone, 1 if passes < 4 else 2, bid.seat, dealer, upcard_suit
         )

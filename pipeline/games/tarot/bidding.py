@@ -18,6 +18,11 @@ def rank_of_call(call: str) -> int:
     return CALLS.index(call)
 
 
+def _next_unspoken(after: int, spoken: set[int]) -> int:
+    """The first seat from ``after`` on that has not called yet (``after`` if all have)."""
+    return next((s for s in ((after + i) % 4 for i in range(4)) if s not in spoken), after)
+
+
 def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
     """Replay the calls; True when a seat took (the hand is then played)."""
     result = state.result
@@ -28,6 +33,13 @@ def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
     first = (result.dealer + 1) % 4
     highest = 0
     spoken: set[int] = set()
+    # One fault, one violation: after a call out of turn the turn goes on from
+    # the seat that called; the seat it went before may then call (two calls
+    # recorded swapped), and a call out of turn because a seat's call is missing
+    # is that seat's "never called" alone.
+    after = first
+    skipped: int | None = None
+    out_of_turn: list[tuple[int, str, int, int]] = []  # (seat skipped, path, seat, expected)
     for k, bid in enumerate(bids):
         path = f".bids[{k}]"
         if not (isinstance(bid, dict) and is_seat(bid.get("seat")) and isinstance(bid.get("call"), str)):
@@ -35,18 +47,14 @@ def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
             continue
         seat: int = bid["seat"]
         call: str = bid["call"]
-        expected = next((s for s in ((first + i) % 4 for i in range(4)) if s not in spoken), first)
+        expected = _next_unspoken(after, spoken)
         if seat in spoken or k >= 4:
             state.add("bid_turn", path, f"seat {seat} called a second time; each seat speaks once", seat=seat)
-        elif seat != expected:
-            state.add(
-                "bid_turn",
-                path,
-                f"seat {seat} called out of turn; it was seat {expected}'s turn "
-                f"(the bidding goes round once from seat {first}, after the dealer)",
-                seat=seat,
-            )
+        elif seat != expected and seat != skipped:
+            out_of_turn.append((expected, path, seat, expected))
+        skipped = expected if seat != expected and seat != skipped else None
         spoken.add(seat)
+        after = (seat + 1) % 4
         if call not in CALLS:
             state.add(
                 "bid_illegal",
@@ -70,8 +78,17 @@ def bidding_phase(state: HandState, hand: dict[str, Any]) -> bool:
         highest = rank
         result.taker = seat
         result.contract = call
-    if len(bids) < 4 and len(spoken) < 4:
-        missing = [s for s in ((first + i) % 4 for i in range(4)) if s not in spoken]
+    missing = [s for s in ((first + i) % 4 for i in range(4)) if s not in spoken] if len(bids) < 4 else []
+    for passed_over, path, seat, expected in out_of_turn:
+        if passed_over not in missing:
+            state.add(
+                "bid_turn",
+                path,
+                f"seat {seat} called out of turn; it was seat {expected}'s turn "
+                f"(the bidding goes round once from seat {first}, after the dealer)",
+                seat=seat,
+            )
+    if missing:
         state.add(
             "bid_turn",
             ".bids",
