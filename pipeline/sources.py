@@ -387,7 +387,10 @@ def expand_inputs(paths: Sequence[str], fmt: str = "auto") -> list[str]:
             found = sorted(str(f) for f in _folder_inputs(folder, suffixes))
             if not found:
                 hint = _other_formats(folder) if fmt == "auto" else ""
-                raise TricklogError(f"{path}: a folder with no input files ({', '.join(suffixes)}){hint}")
+                endings = ", ".join(s for s in suffixes if not s.endswith(COMPRESSED))
+                raise TricklogError(
+                    f"{path}: a folder with no input files ({endings}; each also .gz, .zst){hint}"
+                )
             out += found
         else:
             out.append(path)

@@ -69,8 +69,9 @@ def test_what_could_not_be_checked_is_said(tmp_path: Path) -> None:
     record = game(no_deal, game_id="no-deal", site_rating=1500)
     path = write(tmp_path / "partial.jsonl", jsonl(record, *CLEAN))
     summary = json.loads(run("validate", path, "--json").stdout)
-    # The hand is the clean games' first hand without its deal: the same play, a copy.
-    assert (summary["by_code"], summary["hands_without_full_deal"]) == ({"duplicate_hand": 1}, 1)
+    # The hand is the clean games' first hand without its deal: the same play, a copy;
+    # so are clean-1's hands 1 and 2, its hand 0 dealt from the next seats on.
+    assert (summary["by_code"], summary["hands_without_full_deal"]) == ({"duplicate_hand": 3}, 1)
     assert summary["unknown_fields"] == {"site_rating": 1}
     text = run("validate", path).stdout
     assert "1 hands have no full deal" in text and "site_rating (1)" in text

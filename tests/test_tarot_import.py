@@ -241,7 +241,7 @@ def test_a_folder_of_deals_is_read_with_from_tarotclub(tmp_path: Path) -> None:
     refused = run("validate", str(deals))
     assert refused.returncode == 2
     assert refused.stderr == (
-        f"tricklog: {deals}: a folder with no input files (.jsonl, .jsonl.gz, .jsonl.zst, .egn, .emn);"
+        f"tricklog: {deals}: a folder with no input files (.jsonl, .egn, .emn; each also .gz, .zst);"
         " to read its .json files as tarotclub, give --from tarotclub\n"
     )
     last = json.loads((FIXTURES / "tarotclub-excuse-last.json").read_bytes())
