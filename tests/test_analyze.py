@@ -439,3 +439,27 @@ def test_the_par_study_counts_each_distinct_hand_once(
     without = write_report(analysed, tmp_path / "single").summary["euchre_par"]
     assert with_copies["hands"] == without["hands"] == single
     assert_same(without, with_copies, "euchre_par")  # floats to 1e-9: sums in another order
+
+
+def test_points_of_a_hundred_a_hand_are_studied_and_reported(tmp_path: Path) -> None:
+    """Rule options allow 100 points a hand: the studies' differences (going alone
+    over partner in, points over par) reach 200 and overflowed the tables' tinyint:
+    the views and the report failed."""
+    games = Path(__file__).parent / "fixtures" / "euchre-large-points.jsonl"
+    db = tmp_path / "w.duckdb"
+    assert run("load", str(games), "--db", str(db)).returncode == 0
+    assert run("analyze", "--db", str(db)).returncode == 0
+    gains = run(
+        "sql",
+        "select game_id, alone_gain from euchre.par_loner_calls order by 1",
+        "--db",
+        str(db),
+        "-f",
+        "json",
+    )
+    assert gains.returncode == 0, gains.stderr
+    assert orjson.loads(gains.stdout)[0] == {"game_id": "overflow-1", "alone_gain": -200}
+    for view in ("par_luck", "par_partnerships"):
+        assert run("sql", f"select * from euchre.{view}", "--db", str(db)).returncode == 0, view
+    made = run("report", "--db", str(db), "--out", str(tmp_path / "r"))
+    assert made.returncode == 0, made.stderr

@@ -46,7 +46,7 @@ select
     g.players[h.maker_seat + 1] as maker,
     h.alone,
     p.par_points_partner, p.par_points_alone,
-    p.par_points_alone - p.par_points_partner as alone_gain,   -- points going alone adds at par
+    p.par_points_alone::integer - p.par_points_partner as alone_gain,   -- points going alone adds at par
     case
         when h.alone and p.par_points_alone > p.par_points_partner then 'right loner'
         when h.alone and p.par_points_alone < p.par_points_partner then 'bad loner'
@@ -75,15 +75,16 @@ group by all;
 
 -- Luck per player: what the cards dealt were worth to the player's team at
 -- par (tricks and points, whoever made trump), and what the team made of them.
+-- Points are tinyint in the tables: widened before any difference (options reach 100 a hand).
 create or replace view euchre.par_luck as
 with seats as (
     select p.game_id, p.hand_no, s.seat::tinyint as seat,
            s.seat % 2 = h.maker_team as making,
            case when s.seat % 2 = h.maker_team then p.par_maker_tricks else 5 - p.par_maker_tricks end as par_tricks,
            case when s.seat % 2 = h.maker_team then h.maker_tricks else 5 - h.maker_tricks end as tricks,
-           case when s.seat % 2 = h.maker_team then p.par_points else -p.par_points end as par_points,
-           case when s.seat % 2 = 0 then h.team0_points - h.team1_points
-                else h.team1_points - h.team0_points end as points
+           case when s.seat % 2 = h.maker_team then p.par_points::integer else -p.par_points::integer end as par_points,
+           case when s.seat % 2 = 0 then h.team0_points::integer - h.team1_points
+                else h.team1_points::integer - h.team0_points end as points
     from euchre.par_hands as p
     join euchre.hands as h using (game_id, hand_no)
     cross join (select unnest(range(4)) as seat) as s
@@ -108,9 +109,9 @@ create or replace view euchre.par_partnerships as
 with teams as (
     select p.game_id, p.hand_no, t.team,
            list_sort([g.players[t.team + 1], g.players[t.team + 3]]) as pair,
-           case when t.team = h.maker_team then p.par_points else -p.par_points end as par_points,
-           case when t.team = 0 then h.team0_points - h.team1_points
-                else h.team1_points - h.team0_points end as points
+           case when t.team = h.maker_team then p.par_points::integer else -p.par_points::integer end as par_points,
+           case when t.team = 0 then h.team0_points::integer - h.team1_points
+                else h.team1_points::integer - h.team0_points end as points
     from euchre.par_hands as p
     join euchre.hands as h using (game_id, hand_no)
     join main.games as g using (game_id)

@@ -4,9 +4,9 @@ with seated as (
     select
         g.players[s.seat + 1] as player,
         case when s.seat % 2 = h.maker_team then p.par_maker_tricks else 5 - p.par_maker_tricks end as par_tricks,
-        case when s.seat % 2 = h.maker_team then p.par_points else -p.par_points end as par_points,
-        case when s.seat % 2 = 0 then h.team0_points - h.team1_points
-             else h.team1_points - h.team0_points end as points
+        case when s.seat % 2 = h.maker_team then p.par_points::integer else -p.par_points::integer end as par_points,
+        case when s.seat % 2 = 0 then h.team0_points::integer - h.team1_points
+             else h.team1_points::integer - h.team0_points end as points
     from euchre_par_counted() as p
     join euchre.hands as h using (game_id, hand_no)
     join scoped_games() as g using (game_id)

@@ -3,9 +3,9 @@
 with teams as (
     select p.game_id, p.hand_no, t.team,
            list_sort([g.players[t.team + 1], g.players[t.team + 3]]) as pair,
-           case when t.team = h.maker_team then p.par_points else -p.par_points end as par_points,
-           case when t.team = 0 then h.team0_points - h.team1_points
-                else h.team1_points - h.team0_points end as points
+           case when t.team = h.maker_team then p.par_points::integer else -p.par_points::integer end as par_points,
+           case when t.team = 0 then h.team0_points::integer - h.team1_points
+                else h.team1_points::integer - h.team0_points end as points
     from euchre_par_counted() as p
     join euchre.hands as h using (game_id, hand_no)
     join scoped_games() as g using (game_id)
