@@ -43,7 +43,7 @@ from pipeline.games.euchre.scoring import hand_points
 
 #: Bump when the analysis changes what it writes: hands analysed by an older
 #: version are analysed again.
-VERSION = 1
+VERSION = 2  # 2: a discard the record does not know (??) is read from the play
 
 #: The input of one hand, as :data:`INPUTS_SQL` selects it.
 HandInput = tuple[Any, ...]
@@ -174,8 +174,10 @@ def analyze_hand(hand: HandInput) -> dict[str, list[tuple[Any, ...]]]:
     played = [0, 0, 0, 0]
     for seat, card in zip(seats, cards, strict=True):
         played[seat] |= _mask([card])
-    start = _holdings(dealt, dealer, upcard, discard, round_)
     out = sitting_out(maker, alone, defender_alone)
+    if round_ == 1 and discard is None and dealer not in out:
+        discard = _discard_from_play(dealt[dealer], upcard, played[dealer])
+    start = _holdings(dealt, dealer, upcard, discard, round_)
     for seat in range(4):
         if seat not in out and start[seat] != played[seat]:
             return {
@@ -244,6 +246,16 @@ def _holdings(
     if round_ == 1 and discard is not None:
         start[dealer] = (start[dealer] | _mask([upcard])) & ~_mask([discard])
     return start
+
+
+def _discard_from_play(dealt: CardSet, upcard: str, played: CardSet) -> str | None:
+    """The discard of a dealer who picked the upcard up and played its five cards,
+    when the record does not say it (``??``): the one of its six it did not play
+    (None when the plays do not leave exactly one)."""
+    left = (dealt | _mask([upcard])) & ~played
+    if played & ~(dealt | _mask([upcard])) or left.bit_count() != 1:
+        return None
+    return CARD_NAMES[left.bit_length() - 1]
 
 
 def _par_partner(
