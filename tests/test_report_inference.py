@@ -3,6 +3,8 @@ own results for the same inputs (fixed numbers here, so a change shows)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pipeline.report.inference import (
@@ -78,6 +80,13 @@ def test_shrinkage_toward_the_population() -> None:
     same = fit_prior([(5, 10)] * 20)
     assert same is not None and same.mean == pytest.approx(0.5, abs=1e-3)
     assert same.shrink(1, 1) == pytest.approx(0.5, abs=0.01)
+    # Players who differ less than chance would make them: the likelihood's limit
+    # (every rate the pooled one), not a strength the search stopped at.
+    rng = random.Random(3)
+    rates = [(k, 2000) for k in (int(rng.gauss(330, 5)) for _ in range(40))]
+    close = fit_prior(rates)
+    pooled = sum(k for k, _ in rates) / sum(n for _, n in rates)
+    assert close is not None and close.shrink(rates[0][0], 2000) == pooled == close.shrink(400, 2000)
     # Groups that really differ keep most of their spread at large n.
     spread = fit_prior([(10, 100), (90, 100), (15, 100), (85, 100), (50, 100)])
     assert spread is not None

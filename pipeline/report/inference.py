@@ -313,46 +313,60 @@ def _p(p: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class BetaPrior:
-    """The population's Beta(alpha, beta) prior for a rate, fitted to the groups' counts."""
+    """The population's Beta prior for a rate, fitted to the groups' counts: its
+    ``mean`` and its ``strength`` (alpha + beta, in pseudo-observations; infinite
+    when the groups differ no more than chance would make them: every group's
+    rate is then the mean)."""
 
-    alpha: float
-    beta: float
+    mean: float
+    strength: float
 
     @property
-    def mean(self) -> float:
-        return self.alpha / (self.alpha + self.beta)
+    def alpha(self) -> float:
+        return self.mean * self.strength
+
+    @property
+    def beta(self) -> float:
+        return (1 - self.mean) * self.strength
 
     def shrink(self, k: int, n: int) -> float:
         """The posterior mean of a group's rate: ``(k + alpha) / (n + alpha + beta)``."""
-        return (k + self.alpha) / (n + self.alpha + self.beta)
+        if math.isinf(self.strength):
+            return self.mean
+        return (k + self.alpha) / (n + self.strength)
 
 
-#: Bounds on the prior strength alpha + beta (in pseudo-observations).
-_STRENGTH = (0.5, 10_000.0)
+#: Bounds on the prior strength alpha + beta (in pseudo-observations) the search
+#: looks within; past its upper one, the limit (infinite) is compared.
+_STRENGTH = (0.5, 1e7)
 
 
 def fit_prior(counts: Sequence[tuple[int, int]]) -> BetaPrior | None:
     """Fit a beta-binomial to ``(k, n)`` counts by maximum likelihood (scipy).
 
     The prior's mean is the population's rate, its strength how far groups
-    really differ: with no spread beyond chance it tends to the upper bound
-    and every group shrinks to the mean.  None when no group has a trial.
+    really differ.  With no spread beyond chance the likelihood grows with the
+    strength without end: its limit, the binomial of the pooled rate, is the
+    maximum, and every group shrinks to the pooled rate.  None when no group
+    has a trial.
 
     >>> prior = fit_prior([(5, 10)] * 20)
-    >>> round(prior.mean, 3), prior.alpha + prior.beta > 1000
-    (0.5, True)
+    >>> prior.mean, prior.strength, prior.shrink(10, 10)
+    (0.5, inf, 0.5)
+    >>> spread = fit_prior([(10, 100), (90, 100), (15, 100), (85, 100), (50, 100)])
+    >>> 0.1 < spread.shrink(10, 100) < 0.15
+    True
     """
     data = [(k, n) for k, n in counts if n > 0]
     if not data:
         return None
     total_k, total_n = sum(k for k, _ in data), sum(n for _, n in data)
-    pooled = min(max(total_k / total_n, 1e-6), 1 - 1e-6)
+    pooled = total_k / total_n
     if len(data) < 3 or total_k in (0, total_n):
-        strength = _STRENGTH[1]
-        return BetaPrior(pooled * strength, (1 - pooled) * strength)
+        return BetaPrior(pooled, math.inf)
     import numpy as np
     from scipy.optimize import minimize
-    from scipy.stats import betabinom
+    from scipy.stats import betabinom, binom
 
     ks = np.array([k for k, _ in data])
     ns = np.array([n for _, n in data])
@@ -365,6 +379,8 @@ def fit_prior(counts: Sequence[tuple[int, int]]) -> BetaPrior | None:
     start = [math.log(pooled / (1 - pooled)), math.log(20.0)]
     bounds = [(-12.0, 12.0), (math.log(_STRENGTH[0]), math.log(_STRENGTH[1]))]
     result = minimize(nll, start, method="L-BFGS-B", bounds=bounds)
+    limit = -float(binom.logpmf(ks, ns, pooled).sum())  # the likelihood as the strength grows without end
+    if limit <= float(result.fun) + 1e-9:
+        return BetaPrior(pooled, math.inf)
     mu = 1 / (1 + math.exp(-float(result.x[0])))
-    s = math.exp(float(result.x[1]))
-    return BetaPrior(mu * s, (1 - mu) * s)
+    return BetaPrior(mu, math.exp(float(result.x[1])))
