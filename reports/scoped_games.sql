@@ -25,7 +25,11 @@ with loaded as (
 ),
 
 seats as (
-    select game_id, unnest(players) as name, generate_subscripts(players, 1) as seat from loaded
+    select game_id, unnest(players) as recorded, generate_subscripts(players, 1) as seat from loaded
+),
+
+tidied as (
+    select game_id, seat, tidy_name(recorded) as name from seats
 ),
 
 canonical as (
@@ -33,11 +37,11 @@ canonical as (
         s.game_id,
         list(
             case when builtin_placeholder(s.name) or coalesce(i.placeholder, false) then null
-                 else coalesce(i.canonical, tidy_name(s.name)) end
+                 else coalesce(i.canonical, s.name) end
             order by s.seat
         ) as players
-    from seats as s
-    left join player_identity as i on i.name = tidy_name(s.name)
+    from tidied as s
+    left join player_identity as i on i.name = s.name
     group by s.game_id
 ),
 

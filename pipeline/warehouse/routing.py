@@ -186,7 +186,7 @@ class Router:
             return again
         keys = _line_keys(facts.lines[at], facts.contents[at])
         before, _ = self.quarantined.lookup_rows(keys)
-        _, first = np.unique(keys.view(np.dtype((np.void, 16))).ravel(), return_index=True)
+        _, first = np.unique(_one_value_a_key(keys), return_index=True)
         later = np.ones(len(at), bool)
         later[first] = False
         again[at] = before | later
@@ -224,12 +224,19 @@ def _line_keys(lines: Array, contents: Array) -> Array:
     return np.ascontiguousarray(np.stack([contents[:, 0] ^ mixed, contents[:, 1]], axis=1))
 
 
+def _one_value_a_key(keys: Array) -> Array:
+    """``(n, 2)`` uint64 keys as n 16-byte values, which ``np.unique`` compares whole."""
+    import numpy as np
+
+    return np.ascontiguousarray(keys).view(np.dtype((np.void, 16))).ravel()
+
+
 def _first_loadable(ids: Array, loadable: Array) -> Array:
     """For each row: the index of the first loadable row with its key (``len(ids)`` if none)."""
     import numpy as np
 
     n = len(ids)
-    _, group = np.unique(np.ascontiguousarray(ids).view(np.dtype((np.void, 16))).ravel(), return_inverse=True)
+    _, group = np.unique(_one_value_a_key(ids), return_inverse=True)
     group = group.ravel()
     first = np.full(int(group.max()) + 1, n, np.int64)
     np.minimum.at(first, group[loadable], np.flatnonzero(loadable))
